@@ -1,0 +1,248 @@
+/* device.c — device attributes, primary context, embedded modules, launches and events. */
+#include "gp.h"
+#include "device.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static int attr(const struct gp_device *d, CUdevice_attribute a)
+{
+	int v = 0;
+
+	if (gp_cu.cuDeviceGetAttribute(&v, a, d->dev) != CUDA_SUCCESS)
+		return -1;
+	return v;
+}
+
+void gp_slugify(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+	int dash = 0;
+
+	if (!strncasecmp(name, "nvidia ", 7))
+		name += 7;
+	for (const char *p = name; *p && o + 1 < len; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (dash && o)
+				out[o++] = '-';
+			if (o + 1 < len)
+				out[o++] = (char)tolower((unsigned char)*p);
+			dash = 0;
+		} else {
+			dash = 1;
+		}
+	}
+	if (o == 0 && len > 4)
+		o = (size_t)snprintf(out, len, "gpu");
+	out[o < len ? o : len - 1] = '\0';
+}
+
+int gp_device_open(struct gp_device *d, int ordinal, char *why, size_t whylen)
+{
+	int count = 0, rc;
+	CUresult r;
+	CUuuid u;
+
+	memset(d, 0, sizeof *d);
+	if ((rc = gp_cu_load(why, whylen)))
+		return rc;
+	gp_cu.cuDeviceGetCount(&count);
+	if (ordinal < 0 || ordinal >= count) {
+		snprintf(why, whylen, "no GPU %d (this machine has %d)", ordinal, count);
+		return GP_ENOGPU;
+	}
+	d->ordinal = ordinal;
+	if ((r = gp_cu.cuDeviceGet(&d->dev, ordinal)) != CUDA_SUCCESS ||
+	    (r = gp_cu.cuDeviceGetName(d->name, sizeof d->name, d->dev)) != CUDA_SUCCESS ||
+	    (r = gp_cu.cuDeviceTotalMem(&d->mem_bytes, d->dev)) != CUDA_SUCCESS ||
+	    (r = gp_cu.cuDriverGetVersion(&d->driver_version)) != CUDA_SUCCESS ||
+	    (r = gp_cu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev)) != CUDA_SUCCESS ||
+	    (r = gp_cu.cuCtxSetCurrent(d->ctx)) != CUDA_SUCCESS) {
+		snprintf(why, whylen, "cannot open GPU %d: %s", ordinal, gp_cu_strerror(r));
+		return GP_ENOGPU;
+	}
+	gp_slugify(d->name, d->slug, sizeof d->slug);
+	if (gp_cu.cuDeviceGetUuid(&u, d->dev) == CUDA_SUCCESS) {
+		const unsigned char *b = (const unsigned char *)u.bytes;
+		snprintf(d->uuid, sizeof d->uuid,
+			 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+			 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	}
+	d->cc_major = attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+	d->cc_minor = attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+	d->sms = attr(d, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+	d->warp_size = attr(d, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+	d->clock_khz = attr(d, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+	d->mem_clock_khz = attr(d, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+	d->mem_bus_bits = attr(d, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+	d->l2_bytes = attr(d, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+	d->smem_per_sm = attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+	d->smem_per_block = attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+	d->smem_per_block_optin = attr(d, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+	d->regs_per_sm = attr(d, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+	d->regs_per_block = attr(d, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+	d->max_threads_per_sm = attr(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+	d->max_threads_per_block = attr(d, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	d->max_blocks_per_sm = attr(d, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+	d->pci_bus = attr(d, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
+	d->pci_device = attr(d, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
+	d->ecc = attr(d, CU_DEVICE_ATTRIBUTE_ECC_ENABLED);
+	return 0;
+}
+
+void gp_device_close(struct gp_device *d)
+{
+	for (size_t i = 0; i < d->nmodules; i++)
+		gp_cu.cuModuleUnload(d->modules[i].mod);
+	d->nmodules = 0;
+	if (d->ctx)
+		gp_cu.cuDevicePrimaryCtxRelease(d->dev);
+	d->ctx = NULL;
+}
+
+int gp_fp32_lanes_per_sm(int major, int minor)
+{
+	/* CUDA C Programming Guide, "Arithmetic Instructions" throughput table. */
+	if (major == 7 || (major == 8 && minor == 0))
+		return 64;
+	if (major >= 8)
+		return 128;
+	if (major == 6)
+		return minor == 0 ? 64 : 128;
+	if (major == 5)
+		return 128;
+	return 0;
+}
+
+#define KV(k, ...)                                                                                 \
+	do {                                                                                       \
+		if (n < max) {                                                                     \
+			snprintf(kv[n].key, sizeof kv[n].key, "%s", k);                            \
+			snprintf(kv[n].value, sizeof kv[n].value, __VA_ARGS__);                    \
+			n++;                                                                       \
+		}                                                                                  \
+	} while (0)
+
+size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t max)
+{
+	size_t n = 0;
+
+	KV("device_ordinal", "%d", d->ordinal);
+	KV("device_name", "%s", d->name);
+	KV("device_uuid", "%s", d->uuid);
+	KV("compute_capability", "%d.%d", d->cc_major, d->cc_minor);
+	KV("sm_count", "%d", d->sms);
+	KV("warp_size", "%d", d->warp_size);
+	KV("sm_clock_max_MHz", "%d", d->clock_khz / 1000);
+	KV("mem_clock_max_MHz", "%d", d->mem_clock_khz / 1000);
+	KV("mem_bus_width_bits", "%d", d->mem_bus_bits);
+	/* DDR: two transfers per memory clock. */
+	KV("mem_bandwidth_theoretical_GBps", "%.1f", 2.0 * d->mem_clock_khz * 1e3 * d->mem_bus_bits / 8 / 1e9);
+	KV("mem_total_MiB", "%zu", d->mem_bytes >> 20);
+	KV("l2_bytes", "%d", d->l2_bytes);
+	KV("smem_per_sm_bytes", "%d", d->smem_per_sm);
+	KV("smem_per_block_bytes", "%d", d->smem_per_block);
+	KV("smem_per_block_optin_bytes", "%d", d->smem_per_block_optin);
+	KV("regs_per_sm", "%d", d->regs_per_sm);
+	KV("regs_per_block", "%d", d->regs_per_block);
+	KV("max_threads_per_sm", "%d", d->max_threads_per_sm);
+	KV("max_threads_per_block", "%d", d->max_threads_per_block);
+	KV("max_blocks_per_sm", "%d", d->max_blocks_per_sm);
+	KV("fp32_lanes_per_sm", "%d", gp_fp32_lanes_per_sm(d->cc_major, d->cc_minor));
+	KV("fp32_peak_at_max_clock_TFLOPs", "%.2f",
+	   2.0 * gp_fp32_lanes_per_sm(d->cc_major, d->cc_minor) * d->sms * d->clock_khz * 1e3 / 1e12);
+	KV("pci_bus_id", "%02x:%02x", d->pci_bus, d->pci_device);
+	KV("ecc_enabled", "%d", d->ecc);
+	KV("driver_version", "%d.%d", d->driver_version / 1000, (d->driver_version % 1000) / 10);
+	KV("toolkit_version", "%d.%d", CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
+	return n;
+}
+
+int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfunction *fn)
+{
+	CUmodule mod = NULL;
+
+	for (size_t i = 0; i < d->nmodules; i++)
+		if (d->modules[i].image == image)
+			mod = d->modules[i].mod;
+	if (!mod) {
+		if (d->nmodules == GP_MAX_MODULES) {
+			gp_err("internal: more than %d modules", GP_MAX_MODULES);
+			return GP_EFAIL;
+		}
+		GP_CU(cuModuleLoadData(&mod, image));
+		d->modules[d->nmodules].image = image;
+		d->modules[d->nmodules++].mod = mod;
+	}
+	GP_CU(cuModuleGetFunction(fn, mod, name));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+int gp_launch(CUfunction fn, unsigned grid, unsigned block, unsigned smem, void **args, float *ms)
+{
+	CUevent e0 = NULL, e1 = NULL;
+	int rc = GP_ECUDA;
+
+	if (ms) {
+		GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+		GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+		GP_CU(cuEventRecord(e0, NULL));
+	}
+	if (smem > 48 * 1024)
+		GP_CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
+	GP_CU(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, smem, NULL, args, NULL));
+	if (ms) {
+		GP_CU(cuEventRecord(e1, NULL));
+		GP_CU(cuEventSynchronize(e1));
+		GP_CU(cuEventElapsedTime(ms, e0, e1));
+	}
+	/* Also surfaces a fault inside the kernel (sticky error) here, next to its launch. */
+	GP_CU(cuCtxSynchronize());
+	rc = 0;
+error:
+	if (e0)
+		gp_cu.cuEventDestroy(e0);
+	if (e1)
+		gp_cu.cuEventDestroy(e1);
+	return rc;
+}
+
+int gp_alloc(CUdeviceptr *p, size_t bytes)
+{
+	GP_CU(cuMemAlloc(p, bytes));
+	return 0;
+error:
+	*p = 0;
+	return GP_ECUDA;
+}
+
+void gp_free(CUdeviceptr p)
+{
+	if (p)
+		gp_cu.cuMemFree(p);
+}
+
+int gp_upload(CUdeviceptr dst, const void *src, size_t bytes)
+{
+	GP_CU(cuMemcpyHtoD(dst, src, bytes));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+int gp_download(void *dst, CUdeviceptr src, size_t bytes)
+{
+	GP_CU(cuMemcpyDtoH(dst, src, bytes));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+double gp_clock_mhz(const struct gp_clock_sample *s)
+{
+	if (s->ns1 <= s->ns0 || s->clk1 <= s->clk0 || s->ns1 - s->ns0 < 100000)
+		return 0;
+	return (double)(s->clk1 - s->clk0) / (double)(s->ns1 - s->ns0) * 1e3;
+}

@@ -1,0 +1,41 @@
+/* gp.h — what every part of gpuprobe shares: exit codes, diagnostics, small helpers.
+ *
+ * Exit codes are part of the interface (README "Errors"): each class of failure has its own,
+ * so scripts can tell a bad suite file from a missing GPU from a probe whose result failed
+ * validation. Diagnostics go to stderr as one line "gpuprobe: <what>"; data never does. */
+#ifndef GP_H
+#define GP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum gp_exit {
+	GP_OK = 0,
+	GP_EFAIL = 1,     /* internal error, out of memory */
+	GP_EUSAGE = 2,    /* bad command line: unknown command/option/experiment, bad number, bad regex */
+	GP_ECONFIG = 3,   /* malformed or invalid suite / config / CSV input */
+	GP_ENOGPU = 4,    /* no CUDA driver or no GPU */
+	GP_EVALID = 5,    /* a probe ran but its result failed validation or passed its ceiling */
+	GP_EIO = 6,       /* result directory or file could not be created or written */
+	GP_ECUDA = 7,     /* a CUDA call failed while running */
+	GP_EINPUT = 8,    /* a malformed binary input (cubin) */
+	GP_EINTR = 9,     /* interrupted by a signal; the run is marked incomplete */
+};
+
+/* One-line diagnostic on stderr, prefixed "gpuprobe: ". */
+void gp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress / information on stderr (silenced by gp_quiet). */
+void gp_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int gp_quiet;
+
+#define GP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Parse a whole string as a number; 0 on success, -1 if empty, trailing junk or out of range. */
+int gp_parse_long(const char *s, long min, long max, long *out);
+int gp_parse_double(const char *s, double *out);
+
+char *gp_strdup(const char *s);
+/* Read a whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
+char *gp_read_file(const char *path, size_t *len);
+
+#endif

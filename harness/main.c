@@ -1,0 +1,174 @@
+/* main.c — the gpuprobe command line. Data goes to stdout or files; progress and diagnostics
+ * to stderr; the exit status says what went wrong (gp.h, README "Errors"). */
+#include "gp.h"
+#include "run.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_sass_main(int argc, char **argv) __attribute__((weak));
+
+static const char usage[] =
+	"usage: gpuprobe [-q] COMMAND [options]\n"
+	"\n"
+	"commands:\n"
+	"  list                      experiments, the paper table/figure each reproduces, parameters\n"
+	"  info [--device N]         the GPU's attributes as the driver reports them\n"
+	"  run [options] [EXPERIMENT...]\n"
+	"      --suite FILE          suite CSV (default configs/default.csv; with EXPERIMENTs: none)\n"
+	"      --filter REGEX        only experiments whose name matches (POSIX extended)\n"
+	"      --out DIR             results root (default results); the run goes to\n"
+	"                            DIR/<gpu>/<yyyymmdd-hhmmss>/\n"
+	"      --reps N              timed repetitions per point (default 5, 1..1000)\n"
+	"      --warmup N            untimed launches before them (default 1, 0..100)\n"
+	"      --device N            GPU ordinal (default 0)\n"
+	"      --report              write REPORT.md and charts after the run\n"
+	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
+	"  sass dump|patch ...       cubin tools (gpuprobe sass --help)\n"
+	"\n"
+	"  -q, --quiet               no progress on stderr\n"
+	"  -h, --help                this text\n"
+	"  -V, --version             version and git revision\n";
+
+static int bad_number(const char *opt, const char *v, long min, long max)
+{
+	gp_err("%s: '%s' is not an integer in %ld..%ld", opt, v, min, max);
+	return GP_EUSAGE;
+}
+
+static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
+{
+	static const struct option opts[] = {
+		{ "suite", required_argument, NULL, 's' },  { "filter", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'o' },    { "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' }, { "device", required_argument, NULL, 'd' },
+		{ "report", no_argument, NULL, 'R' },       { NULL, 0, NULL, 0 },
+	};
+	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .argc = full_argc,
+				 .argv = full_argv };
+	long v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': o.suite = optarg; break;
+		case 'f': o.filter = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'R': o.report = 1; break;
+		case 'r':
+			if (gp_parse_long(optarg, 1, 1000, &v))
+				return bad_number("--reps", optarg, 1, 1000);
+			o.reps = (int)v;
+			break;
+		case 'w':
+			if (gp_parse_long(optarg, 0, 100, &v))
+				return bad_number("--warmup", optarg, 0, 100);
+			o.warmup = (int)v;
+			break;
+		case 'd':
+			if (gp_parse_long(optarg, 0, 63, &v))
+				return bad_number("--device", optarg, 0, 63);
+			o.device = (int)v;
+			break;
+		default:
+			gp_err("run: bad option (gpuprobe --help)");
+			return GP_EUSAGE;
+		}
+	}
+	if (!*o.out) {
+		gp_err("--out: empty directory name");
+		return GP_EUSAGE;
+	}
+	o.names = (const char *const *)&argv[optind];
+	o.nnames = argc - optind;
+	return gp_cmd_run(&o);
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = { { "device", required_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
+	long dev = 0;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'd') {
+			gp_err("info: bad option (gpuprobe --help)");
+			return GP_EUSAGE;
+		}
+		if (gp_parse_long(optarg, 0, 63, &dev))
+			return bad_number("--device", optarg, 0, 63);
+	}
+	if (optind != argc) {
+		gp_err("info: unexpected argument '%s'", argv[optind]);
+		return GP_EUSAGE;
+	}
+	return gp_cmd_info((int)dev);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = { { "plots-only", no_argument, NULL, 'p' }, { NULL, 0, NULL, 0 } };
+	int c, plots_only = 0;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'p') {
+			gp_err("report: bad option (gpuprobe --help)");
+			return GP_EUSAGE;
+		}
+		plots_only = 1;
+	}
+	if (argc - optind != 1) {
+		gp_err("report: expected one run directory");
+		return GP_EUSAGE;
+	}
+	return gp_cmd_report(argv[optind], plots_only);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char **full_argv = argv;
+	const int full_argc = argc;
+	const char *cmd;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+hVq", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("gpuprobe %s (git %s)\n", GP_VERSION, GP_GIT_REV); return 0;
+		case 'q': gp_quiet = 1; break;
+		default: fputs(usage, stderr); return GP_EUSAGE;
+		}
+	}
+	if (optind >= argc) {
+		gp_err("no command (gpuprobe --help lists them)");
+		return GP_EUSAGE;
+	}
+	cmd = argv[optind];
+	argc -= optind;
+	argv += optind;
+	optind = 0; /* re-initialise getopt for the sub-command's options (argv[1] on) */
+	if (!strcmp(cmd, "list"))
+		return argc == 1 ? gp_cmd_list() : (gp_err("list: takes no arguments"), GP_EUSAGE);
+	if (!strcmp(cmd, "info"))
+		return cmd_info(argc, argv);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc, argv, full_argv, full_argc);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc, argv);
+	if (!strcmp(cmd, "sass")) {
+		if (!gp_sass_main) {
+			gp_err("sass: not built into this gpuprobe");
+			return GP_EUSAGE;
+		}
+		return gp_sass_main(argc, argv);
+	}
+	gp_err("unknown command '%s' (gpuprobe --help lists them)", cmd);
+	return GP_EUSAGE;
+}

@@ -1,0 +1,206 @@
+/* report.c — `gpuprobe report DIR`: charts through gnuplot (plots/<experiment>.gp, SVG and PNG)
+ * and REPORT.md with the device, every experiment's table, the paper-layout tables with the
+ * paper's and published numbers beside ours, and profile.csv. Needs no GPU; works on partial
+ * runs (an experiment that did not run gets a line saying so). */
+#include "gp.h"
+#include "experiment.h"
+#include "run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const char *gp_reference(const struct gp_table *ref, const char *experiment, const char *key,
+			 const char **gpu, const char **source)
+{
+	for (size_t r = 0; ref && r < ref->nrows; r++) {
+		if (strcmp(gp_table_get(ref, r, "experiment"), experiment) ||
+		    strcmp(gp_table_get(ref, r, "key"), key))
+			continue;
+		if (gpu)
+			*gpu = gp_table_get(ref, r, "gpu");
+		if (source)
+			*source = gp_table_get(ref, r, "source");
+		return gp_table_get(ref, r, "value");
+	}
+	return NULL;
+}
+
+static int file_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* gnuplot -c script in out: 0 on success, -1 if gnuplot failed, -2 if it is not installed. */
+static int gnuplot(const char *script, const char *in, const char *out)
+{
+	const char *gp = getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
+	char *argv[] = { (char *)gp, "-c", (char *)script, (char *)in, (char *)out, NULL };
+	pid_t pid;
+	int st;
+
+	if (posix_spawnp(&pid, gp, NULL, NULL, argv, environ))
+		return -2;
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void md_table(FILE *md, const struct gp_table *t)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		fprintf(md, "| %s ", t->cols[c]);
+	fprintf(md, "|\n");
+	for (size_t c = 0; c < t->ncols; c++)
+		fprintf(md, "|---");
+	fprintf(md, "|\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *v = t->cells[r * t->ncols + c];
+			fputs("| ", md);
+			for (const char *p = v ? v : ""; *p; p++)
+				fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, md);
+			fputc(' ', md);
+		}
+		fprintf(md, "|\n");
+	}
+	fputc('\n', md);
+}
+
+static const char *meta_get(const struct gp_table *meta, const char *key)
+{
+	for (size_t r = 0; r < meta->nrows; r++)
+		if (!strcmp(gp_table_get(meta, r, "key"), key))
+			return gp_table_get(meta, r, "value");
+	return "";
+}
+
+int gp_cmd_report(const char *dir, int plots_only)
+{
+	static const char *const meta_keys[] = {
+		"device_name", "compute_capability", "sm_count", "sm_clock_max_MHz", "sm_clock_measured_MHz",
+		"mem_clock_max_MHz", "mem_bus_width_bits", "mem_bandwidth_theoretical_GBps", "l2_bytes",
+		"smem_per_sm_bytes", "regs_per_sm", "fp32_peak_at_max_clock_TFLOPs", "driver_version",
+		"toolkit_version", "gpuprobe_version", "git_revision", "started_utc", "elapsed_s", "status",
+		"command_line",
+	};
+	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512];
+	struct gp_table *meta, *ref, *prof;
+	FILE *md = NULL;
+	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0;
+
+	snprintf(path, sizeof path, "%s/meta.csv", dir);
+	if (!file_exists(path)) {
+		gp_err("%s is not a gpuprobe run directory (no meta.csv)", dir);
+		return GP_EUSAGE;
+	}
+	if (!(meta = gp_table_load(path, err, sizeof err)) || gp_table_col(meta, "key") < 0 ||
+	    gp_table_col(meta, "value") < 0) {
+		gp_err("%s: %s", path, meta ? "no key,value columns" : err);
+		gp_table_free(meta);
+		return GP_ECONFIG;
+	}
+	snprintf(path, sizeof path, "%s/configs/reference.csv", gp_home());
+	ref = gp_table_load(path, err, sizeof err);
+	if (!ref)
+		gp_err("warning: reference numbers unavailable (%s: %s)", path, err);
+
+	if (!plots_only) {
+		snprintf(path, sizeof path, "%s/REPORT.md", dir);
+		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+		if (!(md = fopen(tmp, "w"))) {
+			gp_err("cannot write %s: %s", tmp, strerror(errno));
+			rc = GP_EIO;
+			goto done;
+		}
+		fprintf(md, "# gpuprobe report: %s\n\n", meta_get(meta, "device_name"));
+		fprintf(md, "Run `%s`. Every number below was measured in this run unless a column says "
+			    "\"paper\" or \"published\".\n\n| key | value |\n|---|---|\n", dir);
+		for (size_t i = 0; i < GP_ARRAY_SIZE(meta_keys); i++)
+			fprintf(md, "| %s | %s |\n", meta_keys[i], meta_get(meta, meta_keys[i]));
+		fputc('\n', md);
+	}
+	for (size_t i = 0; i < gp_nexperiments; i++) {
+		const struct gp_experiment *e = gp_experiments[i];
+		struct gp_table *t;
+
+		snprintf(path, sizeof path, "%s/%s.csv", dir, e->name);
+		if (md)
+			fprintf(md, "## %s — %s (%s)\n\n%s.\n\n", e->name, e->paper, e->id, e->summary);
+		if (!file_exists(path)) {
+			if (md)
+				fprintf(md, "Not run in this run.\n\n");
+			continue;
+		}
+		if (!(t = gp_table_load(path, err, sizeof err))) {
+			gp_err("%s: %s", path, err);
+			rc = GP_ECONFIG;
+			continue;
+		}
+		snprintf(script, sizeof script, "%s/plots/%s.gp", gp_home(), e->name);
+		if (file_exists(script)) {
+			static const char *const ext[] = { "svg", "png" };
+			for (size_t k = 0; k < GP_ARRAY_SIZE(ext) && !no_gnuplot; k++) {
+				snprintf(out, sizeof out, "%s/%s.%s", dir, e->name, ext[k]);
+				int g = gnuplot(script, path, out);
+				if (g == -2) {
+					no_gnuplot = 1;
+				} else if (g) {
+					chart_fail++;
+					gp_err("gnuplot failed on %s for %s", script, out);
+				} else {
+					charts++;
+				}
+			}
+			if (md)
+				fprintf(md, "![%s](%s.svg)\n\n", e->name, e->name);
+		}
+		if (md && e->impl->report)
+			e->impl->report(md, t, ref);
+		if (md) {
+			fprintf(md, "<details><summary>All columns (%s.csv)</summary>\n\n", e->name);
+			md_table(md, t);
+			fprintf(md, "</details>\n\n");
+		}
+		gp_table_free(t);
+	}
+	if (md) {
+		snprintf(path, sizeof path, "%s/profile.csv", dir);
+		fprintf(md, "## Tuning profile (profile.csv)\n\n");
+		if ((prof = gp_table_load(path, err, sizeof err))) {
+			md_table(md, prof);
+			gp_table_free(prof);
+		} else {
+			fprintf(md, "No profile.csv in this run.\n\n");
+		}
+		snprintf(path, sizeof path, "%s/REPORT.md", dir);
+		if (fclose(md) || rename(tmp, path)) {
+			gp_err("cannot write %s: %s", path, strerror(errno));
+			unlink(tmp);
+			rc = GP_EIO;
+		}
+		md = NULL;
+	}
+	if (no_gnuplot)
+		gp_err("%sgnuplot is not installed: no charts rendered for %s", plots_only ? "" : "warning: ",
+		       dir);
+	if (chart_fail || (no_gnuplot && plots_only))
+		rc = rc ? rc : GP_EFAIL;
+	gp_info("gpuprobe: report %s: %d charts rendered\n", dir, charts);
+done:
+	if (md) {
+		fclose(md);
+		unlink(tmp);
+	}
+	gp_table_free(meta);
+	gp_table_free(ref);
+	return rc;
+}

@@ -1,0 +1,476 @@
+/* run.c — the suite runner: validate the whole suite before touching the GPU, make a fresh run
+ * directory, measure every sweep point with progress on stderr, write each experiment's CSV
+ * (temporary name, then rename) and meta.csv / profile.csv. An interrupt finishes the point in
+ * flight, writes what is complete and marks the run "interrupted" in meta.csv. */
+#include "gp.h"
+#include "experiment.h"
+#include "run.h"
+#include "stats.h"
+#include "suite.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+const char *gp_home(void)
+{
+	static char home[PATH_MAX];
+	char exe[PATH_MAX];
+	const char *env = getenv("GPUPROBE_HOME");
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	if (home[0])
+		return home;
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return ".";
+	exe[n] = '\0';
+	snprintf(home, sizeof home, "%s", dirname(dirname(exe)));
+	return home;
+}
+
+int gp_profile_add(struct gp_run *run, const char *key, double value, const char *unit,
+		   const char *method, const char *source)
+{
+	struct gp_profile_entry *e;
+
+	if (run->nprofile == run->profile_cap) {
+		size_t ncap = run->profile_cap ? 2 * run->profile_cap : 16;
+		struct gp_profile_entry *np = realloc(run->profile, ncap * sizeof *np);
+		if (!np)
+			return -1;
+		run->profile = np;
+		run->profile_cap = ncap;
+	}
+	e = &run->profile[run->nprofile++];
+	snprintf(e->key, sizeof e->key, "%s", key);
+	snprintf(e->value, sizeof e->value, "%.6g", value);
+	snprintf(e->unit, sizeof e->unit, "%s", unit);
+	snprintf(e->method, sizeof e->method, "%s", method);
+	snprintf(e->source, sizeof e->source, "%s", source);
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int gp_make_run_dir(const char *root, const char *slug, char *dir, size_t len)
+{
+	char parent[PATH_MAX], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	if (snprintf(parent, sizeof parent, "%s/%s", root, slug) >= (int)sizeof parent || mkdir_p(parent)) {
+		gp_err("cannot create results directory %s/%s: %s", root, slug, strerror(errno));
+		return GP_EIO;
+	}
+	for (int i = 0; i < 100; i++) {
+		int n = i ? snprintf(dir, len, "%s/%s-%d", parent, stamp, i + 1)
+			  : snprintf(dir, len, "%s/%s", parent, stamp);
+		if (n >= (int)len)
+			break;
+		/* mkdir is atomic: an existing run directory is never reused. */
+		if (mkdir(dir, 0777) == 0)
+			return 0;
+		if (errno != EEXIST) {
+			gp_err("cannot create run directory %s: %s", dir, strerror(errno));
+			return GP_EIO;
+		}
+	}
+	gp_err("cannot create a new run directory under %s", parent);
+	return GP_EIO;
+}
+
+static int add_kv(struct gp_table *t, const char *k, const char *v)
+{
+	char err[64];
+
+	return gp_row_begin(t) || gp_row_str(t, "key", k) || gp_row_str(t, "value", v) ||
+	       gp_row_end(t, err, sizeof err);
+}
+
+static int write_meta(const char *dir, const struct gp_device *dev, const struct gp_run_opts *o,
+		      const char *suite, const char *status, time_t started, double elapsed,
+		      double clock_mhz)
+{
+	static const char *const cols[] = { "key", "value" };
+	struct gp_table *t = gp_table_new(cols, 2);
+	struct gp_kv kv[40];
+	char buf[4096], host[256] = "", path[PATH_MAX];
+	size_t n, used = 0;
+	struct tm tm;
+	int rc = GP_EIO;
+
+	if (!t)
+		return GP_EFAIL;
+	add_kv(t, "gpuprobe_version", GP_VERSION);
+	add_kv(t, "git_revision", GP_GIT_REV);
+	for (int i = 0; i < o->argc && used < sizeof buf; i++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? " " : "", o->argv[i]);
+	add_kv(t, "command_line", buf);
+	gmtime_r(&started, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	add_kv(t, "started_utc", buf);
+	snprintf(buf, sizeof buf, "%.1f", elapsed);
+	add_kv(t, "elapsed_s", buf);
+	add_kv(t, "status", status);
+	gethostname(host, sizeof host - 1);
+	add_kv(t, "hostname", host);
+	add_kv(t, "suite", suite);
+	snprintf(buf, sizeof buf, "%d", o->reps);
+	add_kv(t, "reps", buf);
+	snprintf(buf, sizeof buf, "%d", o->warmup);
+	add_kv(t, "warmup", buf);
+	n = gp_device_describe(dev, kv, GP_ARRAY_SIZE(kv));
+	for (size_t i = 0; i < n; i++)
+		add_kv(t, kv[i].key, kv[i].value);
+	snprintf(buf, sizeof buf, "%.0f", clock_mhz);
+	add_kv(t, "sm_clock_measured_MHz", clock_mhz > 0 ? buf : "");
+	snprintf(path, sizeof path, "%s/meta.csv", dir);
+	if (gp_table_save(t, path))
+		gp_err("cannot write %s: %s", path, strerror(errno));
+	else
+		rc = 0;
+	gp_table_free(t);
+	return rc;
+}
+
+static int write_profile(const char *dir, const struct gp_run *run)
+{
+	static const char *const cols[] = { "key", "value", "unit", "method", "source" };
+	struct gp_table *t = gp_table_new(cols, GP_ARRAY_SIZE(cols));
+	char path[PATH_MAX], err[64];
+	int rc = 0;
+
+	if (!t)
+		return GP_EFAIL;
+	for (size_t i = 0; i < run->nprofile; i++) {
+		const struct gp_profile_entry *e = &run->profile[i];
+		if (gp_row_begin(t) || gp_row_str(t, "key", e->key) || gp_row_str(t, "value", e->value) ||
+		    gp_row_str(t, "unit", e->unit) || gp_row_str(t, "method", e->method) ||
+		    gp_row_str(t, "source", e->source) || gp_row_end(t, err, sizeof err))
+			rc = GP_EFAIL;
+	}
+	snprintf(path, sizeof path, "%s/profile.csv", dir);
+	if (!rc && gp_table_save(t, path)) {
+		gp_err("cannot write %s: %s", path, strerror(errno));
+		rc = GP_EIO;
+	}
+	gp_table_free(t);
+	return rc;
+}
+
+/* Build the suite from the options and check every sweep, all before any GPU work. */
+static int prepare(const struct gp_run_opts *o, struct gp_suite *s, char *suite_name, size_t len)
+{
+	char err[512], path[PATH_MAX];
+	regex_t re;
+	int have_re = 0;
+
+	memset(s, 0, sizeof *s);
+	if (o->filter) {
+		int e = regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB);
+		if (e) {
+			regerror(e, &re, err, sizeof err);
+			gp_err("--filter '%s': %s", o->filter, err);
+			return GP_EUSAGE;
+		}
+		have_re = 1;
+	}
+	if (o->suite || !o->nnames) {
+		if (o->suite)
+			snprintf(path, sizeof path, "%s", o->suite);
+		else
+			snprintf(path, sizeof path, "%s/configs/default.csv", gp_home());
+		if (gp_suite_load(path, s, err, sizeof err)) {
+			gp_err("%s", err);
+			goto config_error;
+		}
+		snprintf(suite_name, len, "%s", path);
+	} else {
+		snprintf(suite_name, len, "(command line)");
+	}
+	for (int i = 0; i < o->nnames; i++) {
+		const struct gp_experiment *e = gp_experiment_find(o->names[i]);
+		int found = 0;
+		if (!e) {
+			gp_err("unknown experiment '%s' (gpuprobe list shows them)", o->names[i]);
+			gp_suite_free(s);
+			if (have_re)
+				regfree(&re);
+			return GP_EUSAGE;
+		}
+		if (!o->suite && gp_suite_add(s, e))
+			goto config_error;
+		for (size_t k = 0; k < s->n; k++)
+			found |= s->items[k].exp == e;
+		if (!found) {
+			gp_err("experiment '%s' is not in suite %s", o->names[i], suite_name);
+			gp_suite_free(s);
+			if (have_re)
+				regfree(&re);
+			return GP_EUSAGE;
+		}
+	}
+	/* Keep only what the names and the filter select. */
+	size_t keep = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		int sel = 1;
+		if (o->nnames) {
+			sel = 0;
+			for (int k = 0; k < o->nnames; k++)
+				sel |= !strcmp(o->names[k], s->items[i].exp->name);
+		}
+		if (sel && have_re)
+			sel = regexec(&re, s->items[i].exp->name, 0, NULL, 0) == 0;
+		if (sel)
+			s->items[keep++] = s->items[i];
+		else
+			for (size_t j = 0; j < GP_MAX_PARAMS; j++)
+				free(s->items[i].values[j]);
+	}
+	s->n = keep;
+	if (have_re)
+		regfree(&re);
+	have_re = 0;
+	if (!s->n) {
+		gp_err("no experiment selected (filter '%s' matches none in %s)", o->filter ? o->filter : "",
+		       suite_name);
+		gp_suite_free(s);
+		return GP_EUSAGE;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		struct gp_sweep sw;
+		if (gp_sweep_init(&sw, &s->items[i], err, sizeof err)) {
+			gp_err("suite %s: %s: %s", suite_name, s->items[i].exp->name, err);
+			goto config_error;
+		}
+		gp_sweep_free(&sw);
+	}
+	return 0;
+config_error:
+	if (have_re)
+		regfree(&re);
+	gp_suite_free(s);
+	return GP_ECONFIG;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Median of every clock_MHz cell in the tables: the clock this run actually ran at. */
+static double run_clock(struct gp_table *const *tables, size_t n)
+{
+	double *v = NULL, x, med = 0;
+	size_t cnt = 0, cap = 0;
+	struct gp_stats st;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; tables[i] && r < tables[i]->nrows; r++) {
+			if (gp_table_get_double(tables[i], r, "clock_MHz", &x) || x <= 0)
+				continue;
+			if (cnt == cap) {
+				cap = cap ? 2 * cap : 64;
+				double *nv = realloc(v, cap * sizeof *nv);
+				if (!nv)
+					goto done;
+				v = nv;
+			}
+			v[cnt++] = x;
+		}
+	if (cnt && !gp_stats(v, cnt, &st))
+		med = st.median;
+done:
+	free(v);
+	return med;
+}
+
+int gp_cmd_run(const struct gp_run_opts *o)
+{
+	struct gp_suite suite;
+	struct gp_device dev;
+	struct gp_run run = { .dev = &dev, .reps = o->reps, .warmup = o->warmup };
+	struct gp_table **tables = NULL;
+	char suite_name[PATH_MAX], dir[PATH_MAX], why[512];
+	size_t total = 0, done = 0;
+	time_t started = time(NULL);
+	double t0 = now_s();
+	int rc, worst = 0, cuda_dead = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if ((rc = prepare(o, &suite, suite_name, sizeof suite_name)))
+		return rc;
+	for (size_t i = 0; i < suite.n; i++) {
+		struct gp_sweep sw;
+		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
+		total += sw.npoints;
+		gp_sweep_free(&sw);
+	}
+	if ((rc = gp_device_open(&dev, o->device, why, sizeof why))) {
+		gp_err("%s", why);
+		gp_suite_free(&suite);
+		return rc;
+	}
+	if ((rc = gp_make_run_dir(o->out, dev.slug, dir, sizeof dir)))
+		goto out;
+	if ((rc = write_meta(dir, &dev, o, suite_name, "running", started, 0, 0)))
+		goto out;
+	tables = calloc(suite.n, sizeof *tables);
+	if (!tables) {
+		rc = GP_EFAIL;
+		goto out;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	gp_info("gpuprobe: %s (sm_%d%d, %d SMs) -> %s\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms, dir);
+
+	for (size_t i = 0; i < suite.n && !interrupted && !cuda_dead; i++) {
+		const struct gp_experiment *e = suite.items[i].exp;
+		struct gp_sweep sw;
+		char path[PATH_MAX];
+
+		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
+		tables[i] = gp_table_new(e->impl->columns, e->impl->ncolumns);
+		if (!tables[i]) {
+			gp_sweep_free(&sw);
+			rc = GP_EFAIL;
+			goto out;
+		}
+		for (size_t p = 0; p < sw.npoints && !interrupted; p++) {
+			struct gp_point pt;
+			char desc[256];
+			double el;
+
+			gp_sweep_point(&sw, p, &pt);
+			gp_point_format(&pt, desc, sizeof desc);
+			el = now_s() - t0;
+			gp_info("[%zu/%zu] %s %s (%zu/%zu)  %.1f s elapsed, ~%.0f s left\n", i + 1, suite.n,
+				e->name, desc, p + 1, sw.npoints, el,
+				done ? el / (double)done * (double)(total - done) : 0.0);
+			rc = e->impl->measure(&run, &pt, tables[i]);
+			done++;
+			if (rc == GP_EVALID)
+				gp_err("%s %s: result failed validation (see status column)", e->name, desc);
+			if (rc && rc > worst)
+				worst = rc;
+			if (rc == GP_ECUDA || rc == GP_EFAIL) {
+				/* A fault leaves the context unusable: stop here, keep what is measured. */
+				gp_err("%s %s: stopping the run after this error", e->name, desc);
+				cuda_dead = 1;
+				break;
+			}
+		}
+		gp_sweep_free(&sw);
+		snprintf(path, sizeof path, "%s/%s.csv", dir, e->name);
+		if (gp_table_save(tables[i], path)) {
+			gp_err("cannot write %s: %s", path, strerror(errno));
+			worst = worst > GP_EIO ? worst : GP_EIO;
+		}
+		if (e->impl->derive)
+			e->impl->derive(&run, tables[i]);
+	}
+	if (write_profile(dir, &run))
+		worst = worst ? worst : GP_EIO;
+	rc = write_meta(dir, &dev, o, suite_name,
+			interrupted ? "interrupted" : cuda_dead ? "failed" : worst ? "invalid-results" : "complete",
+			started, now_s() - t0, run_clock(tables, suite.n));
+	if (!rc)
+		rc = interrupted ? GP_EINTR : worst;
+	gp_info("gpuprobe: %s in %.1f s: %s\n", rc ? "finished with errors" : "done", now_s() - t0, dir);
+	printf("%s\n", dir);
+	fflush(stdout);
+	if (o->report && !interrupted) {
+		int rrc = gp_cmd_report(dir, 0);
+		if (!rc)
+			rc = rrc;
+	}
+out:
+	if (tables)
+		for (size_t i = 0; i < suite.n; i++)
+			gp_table_free(tables[i]);
+	free(tables);
+	free(run.profile);
+	gp_suite_free(&suite);
+	gp_device_close(&dev);
+	return rc;
+}
+
+int gp_cmd_list(void)
+{
+	printf("%-14s %-6s %-44s %s\n", "experiment", "id", "reproduces", "measures");
+	for (size_t i = 0; i < gp_nexperiments; i++) {
+		const struct gp_experiment *e = gp_experiments[i];
+		printf("%-14s %-6s %-44s %s\n", e->name, e->id, e->paper, e->summary);
+		for (size_t k = 0; k < e->impl->nparams; k++) {
+			const struct gp_param *p = &e->impl->params[k];
+			if (p->kind == GP_PARAM_INT)
+				printf("    %-14s %s [%ld..%ld] default: %s\n", p->name, p->help, p->min, p->max,
+				       p->defaults);
+			else
+				printf("    %-14s %s {%s} default: %s\n", p->name, p->help, p->choices, p->defaults);
+		}
+	}
+	return 0;
+}
+
+int gp_cmd_info(int device)
+{
+	struct gp_device dev;
+	struct gp_kv kv[40];
+	char why[512];
+	size_t n;
+	int rc = gp_device_open(&dev, device, why, sizeof why);
+
+	if (rc) {
+		gp_err("%s", why);
+		return rc;
+	}
+	n = gp_device_describe(&dev, kv, GP_ARRAY_SIZE(kv));
+	for (size_t i = 0; i < n; i++)
+		printf("%-32s %s\n", kv[i].key, kv[i].value);
+	gp_device_close(&dev);
+	return 0;
+}

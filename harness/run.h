@@ -1,0 +1,29 @@
+/* run.h — commands: run, report, list, info. */
+#ifndef GP_RUN_H
+#define GP_RUN_H
+
+struct gp_run_opts {
+	const char *suite;   /* NULL: configs/default.csv, unless experiments are named */
+	const char *filter;  /* POSIX extended regex on experiment names, or NULL */
+	const char *out;     /* results root; the run goes to <out>/<gpu-slug>/<run-id>/ */
+	const char *const *names; /* experiments named on the command line */
+	int nnames;
+	int reps, warmup, device;
+	int report;          /* write the report after the run */
+	int argc;
+	char **argv;         /* for meta.csv */
+};
+
+int gp_cmd_run(const struct gp_run_opts *o);
+int gp_cmd_report(const char *dir, int plots_only);
+int gp_cmd_list(void);
+int gp_cmd_info(int device);
+
+/* The installation's top directory (holds configs/ and plots/): $GPUPROBE_HOME, else the
+ * parent of the directory holding the executable. */
+const char *gp_home(void);
+
+/* Create <root>/<slug>/<run-id>/ (never an existing one); the path is written to dir. */
+int gp_make_run_dir(const char *root, const char *slug, char *dir, size_t len);
+
+#endif

@@ -1,0 +1,373 @@
+/* table.c — tidy tables and their CSV form, through libcsv.
+ *
+ * Reading is strict: libcsv runs in CSV_STRICT mode, every row must have the header's number of
+ * fields, and the error names the line. Writing quotes a field (csv_fwrite) only when it holds a
+ * comma, quote, CR or LF, so numbers stay bare and gnuplot reads them as numbers. */
+#include "gp.h"
+#include "table.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NO_ROW ((size_t)-1)
+
+struct gp_table *gp_table_new(const char *const *cols, size_t ncols)
+{
+	struct gp_table *t = calloc(1, sizeof *t);
+
+	if (!t)
+		return NULL;
+	t->cur = NO_ROW;
+	t->cols = calloc(ncols ? ncols : 1, sizeof *t->cols);
+	if (!t->cols)
+		goto error;
+	t->ncols = ncols;
+	for (size_t i = 0; i < ncols; i++)
+		if (!(t->cols[i] = gp_strdup(cols[i])))
+			goto error;
+	return t;
+error:
+	gp_table_free(t);
+	return NULL;
+}
+
+void gp_table_free(struct gp_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	if (t->cur != NO_ROW)
+		for (size_t i = 0; i < t->ncols; i++)
+			free(t->cells[t->cur * t->ncols + i]);
+	free(t->cols);
+	free(t->cells);
+	free(t);
+}
+
+int gp_table_col(const struct gp_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *gp_table_get(const struct gp_table *t, size_t row, const char *col)
+{
+	int c = gp_table_col(t, col);
+
+	if (c < 0 || row >= t->nrows)
+		return NULL;
+	return t->cells[row * t->ncols + (size_t)c];
+}
+
+int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, double *out)
+{
+	return gp_parse_double(gp_table_get(t, row, col), out);
+}
+
+/* Room for one more row at index nrows. */
+static int grow(struct gp_table *t)
+{
+	if (t->nrows + 1 <= t->cap)
+		return 0;
+	size_t ncap = t->cap ? t->cap * 2 : 16;
+	if (ncap > SIZE_MAX / (t->ncols ? t->ncols : 1) / sizeof *t->cells)
+		return -1;
+	char **nc = realloc(t->cells, ncap * (t->ncols ? t->ncols : 1) * sizeof *nc);
+	if (!nc)
+		return -1;
+	t->cells = nc;
+	t->cap = ncap;
+	return 0;
+}
+
+int gp_row_begin(struct gp_table *t)
+{
+	if (t->cur != NO_ROW || grow(t))
+		return -1;
+	t->cur = t->nrows;
+	memset(&t->cells[t->cur * t->ncols], 0, t->ncols * sizeof *t->cells);
+	return 0;
+}
+
+int gp_row_str(struct gp_table *t, const char *col, const char *v)
+{
+	int c = gp_table_col(t, col);
+	char **cell;
+
+	if (t->cur == NO_ROW || c < 0) {
+		gp_err("internal: no column '%s' in this table (or no row begun)", col);
+		return -1;
+	}
+	cell = &t->cells[t->cur * t->ncols + (size_t)c];
+	free(*cell);
+	*cell = gp_strdup(v ? v : "");
+	return *cell ? 0 : -1;
+}
+
+int gp_row_num(struct gp_table *t, const char *col, double v)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		snprintf(buf, sizeof buf, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+	else
+		snprintf(buf, sizeof buf, "%.6g", v);
+	return gp_row_str(t, col, buf);
+}
+
+int gp_row_int(struct gp_table *t, const char *col, long long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", v);
+	return gp_row_str(t, col, buf);
+}
+
+int gp_row_end(struct gp_table *t, char *err, size_t errlen)
+{
+	if (t->cur == NO_ROW) {
+		snprintf(err, errlen, "no row begun");
+		return -1;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (!t->cells[t->cur * t->ncols + i]) {
+			snprintf(err, errlen, "column '%s' left unset", t->cols[i]);
+			for (size_t j = 0; j < t->ncols; j++) {
+				free(t->cells[t->cur * t->ncols + j]);
+				t->cells[t->cur * t->ncols + j] = NULL;
+			}
+			t->cur = NO_ROW;
+			return -1;
+		}
+	}
+	t->nrows++;
+	t->cur = NO_ROW;
+	return 0;
+}
+
+int gp_table_append(struct gp_table *t, char *const *fields)
+{
+	if (t->cur != NO_ROW || grow(t))
+		return -1;
+	for (size_t i = 0; i < t->ncols; i++) {
+		char *s = gp_strdup(fields[i] ? fields[i] : "");
+		if (!s) {
+			while (i--)
+				free(t->cells[t->nrows * t->ncols + i]);
+			return -1;
+		}
+		t->cells[t->nrows * t->ncols + i] = s;
+	}
+	t->nrows++;
+	return 0;
+}
+
+static int write_field(FILE *f, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+		return csv_fwrite(f, s, n);
+	return fwrite(s, 1, n, f) == n ? 0 : EOF;
+}
+
+static int write_row(FILE *f, char *const *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i && fputc(',', f) == EOF)
+			return -1;
+		if (write_field(f, fields[i] ? fields[i] : ""))
+			return -1;
+	}
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int gp_table_write(const struct gp_table *t, FILE *f)
+{
+	if (write_row(f, t->cols, t->ncols))
+		return -1;
+	for (size_t r = 0; r < t->nrows; r++)
+		if (write_row(f, &t->cells[r * t->ncols], t->ncols))
+			return -1;
+	return fflush(f) ? -1 : 0;
+}
+
+int gp_table_save(const struct gp_table *t, const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+	int saved;
+
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	if (gp_table_write(t, f) || fsync(fileno(f))) {
+		saved = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+/* Parser state for libcsv's callbacks. */
+struct reader {
+	struct gp_table *t;
+	char **fields;
+	size_t nf, cap;
+	size_t line;
+	int failed;
+	char *err;
+	size_t errlen;
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct reader *r = data;
+	char *v;
+
+	if (r->failed)
+		return;
+	if (r->nf == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 16;
+		char **nf = realloc(r->fields, ncap * sizeof *nf);
+		if (!nf)
+			goto oom;
+		r->fields = nf;
+		r->cap = ncap;
+	}
+	v = malloc(len + 1);
+	if (!v)
+		goto oom;
+	if (len)
+		memcpy(v, s, len);
+	v[len] = '\0';
+	if (memchr(v, '\0', len)) {
+		free(v);
+		snprintf(r->err, r->errlen, "line %zu: NUL byte in a field", r->line);
+		r->failed = 1;
+		return;
+	}
+	r->fields[r->nf++] = v;
+	return;
+oom:
+	snprintf(r->err, r->errlen, "out of memory");
+	r->failed = 1;
+}
+
+static void clear_fields(struct reader *r)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		free(r->fields[i]);
+	r->nf = 0;
+}
+
+static void on_row(int term, void *data)
+{
+	struct reader *r = data;
+
+	r->line++;
+	if (r->failed)
+		goto done;
+	if (!r->t) {
+		for (size_t i = 0; i < r->nf; i++) {
+			if (!r->fields[i][0]) {
+				snprintf(r->err, r->errlen, "line 1: empty column name (column %zu)", i + 1);
+				r->failed = 1;
+				goto done;
+			}
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(r->fields[i], r->fields[j])) {
+					snprintf(r->err, r->errlen, "line 1: duplicate column '%s'", r->fields[i]);
+					r->failed = 1;
+					goto done;
+				}
+		}
+		r->t = gp_table_new((const char *const *)r->fields, r->nf);
+		if (!r->t) {
+			snprintf(r->err, r->errlen, "out of memory");
+			r->failed = 1;
+		}
+		goto done;
+	}
+	if (r->nf != r->t->ncols) {
+		snprintf(r->err, r->errlen, "line %zu: %zu fields where the header has %zu", r->line, r->nf,
+			 r->t->ncols);
+		r->failed = 1;
+		goto done;
+	}
+	if (gp_table_append(r->t, r->fields)) {
+		snprintf(r->err, r->errlen, "out of memory");
+		r->failed = 1;
+	}
+done:
+	clear_fields(r);
+}
+
+struct gp_table *gp_table_parse(const char *text, size_t len, char *err, size_t errlen)
+{
+	struct csv_parser p;
+	struct reader r = { .err = err, .errlen = errlen };
+
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (csv_parse(&p, text, len, on_field, on_row, &r) != len && !r.failed) {
+		snprintf(err, errlen, "line %zu: %s", r.line + 1, csv_strerror(csv_error(&p)));
+		r.failed = 1;
+	}
+	if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0 && !r.failed) {
+		snprintf(err, errlen, "line %zu: %s (unterminated quoted field?)", r.line + 1,
+			 csv_strerror(csv_error(&p)));
+		r.failed = 1;
+	}
+	csv_free(&p);
+	clear_fields(&r);
+	free(r.fields);
+	if (!r.failed && !r.t) {
+		snprintf(err, errlen, "empty file (no header line)");
+		r.failed = 1;
+	}
+	if (r.failed) {
+		gp_table_free(r.t);
+		return NULL;
+	}
+	return r.t;
+}
+
+struct gp_table *gp_table_load(const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = gp_read_file(path, &len);
+	struct gp_table *t;
+
+	if (!text) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	t = gp_table_parse(text, len, err, errlen);
+	free(text);
+	return t;
+}

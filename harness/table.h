@@ -1,0 +1,43 @@
+/* table.h — a tidy table of strings with named columns: what every result CSV, suite file and
+ * meta file is in memory. Written and read only through libcsv (csvio in table.c). */
+#ifndef GP_TABLE_H
+#define GP_TABLE_H
+
+#include <stddef.h>
+
+struct gp_table {
+	char **cols;
+	size_t ncols;
+	char **cells; /* row-major, nrows * ncols; NULL cell = empty field */
+	size_t nrows, cap;
+	size_t cur;   /* row being built by gp_row_*; (size_t)-1 when none */
+};
+
+struct gp_table *gp_table_new(const char *const *cols, size_t ncols);
+void gp_table_free(struct gp_table *t);
+/* Index of a column, or -1. */
+int gp_table_col(const struct gp_table *t, const char *name);
+const char *gp_table_get(const struct gp_table *t, size_t row, const char *col);
+int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, double *out);
+
+/* Building a row: begin, set each column by name, end. gp_row_end fails (-1, message in err)
+ * if a column was left unset, so no row is ever published with a hole the writer did not mean. */
+int gp_row_begin(struct gp_table *t);
+int gp_row_str(struct gp_table *t, const char *col, const char *v);
+int gp_row_num(struct gp_table *t, const char *col, double v);  /* %.6g, "nan" refused */
+int gp_row_int(struct gp_table *t, const char *col, long long v);
+int gp_row_end(struct gp_table *t, char *err, size_t errlen);
+/* Append a full row of strings (used by the reader). */
+int gp_table_append(struct gp_table *t, char *const *fields);
+
+/* Write as CSV (header + rows) to a stream; fields are quoted by libcsv only when needed. */
+int gp_table_write(const struct gp_table *t, FILE *f);
+/* Write to path atomically: path.tmp.<pid>, fsync, rename. 0 or -1 (errno set). */
+int gp_table_save(const struct gp_table *t, const char *path);
+
+/* Parse CSV text (first line = header). Rejects ragged rows, empty header names, duplicate
+ * columns, unterminated quotes. On failure returns NULL with "line N: reason" in err. */
+struct gp_table *gp_table_parse(const char *text, size_t len, char *err, size_t errlen);
+struct gp_table *gp_table_load(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,42 @@
+/* probe.cuh — device-side helpers shared by every probe kernel.
+ *
+ * The clock sample: thread 0 of block 0 reads clock64 (CS2R SR_CLOCKLO) and %globaltimer (ns)
+ * at the start and end of its work, so every kernel reports the SM clock it actually ran at
+ * (cycles / ns), not the clock the datasheet promises. Both reads are asm volatile with a memory
+ * clobber so the compiler cannot move them across the timed work. */
+#ifndef GP_PROBE_CUH
+#define GP_PROBE_CUH
+
+struct gp_clock_sample {
+	unsigned long long clk0, clk1, ns0, ns1;
+};
+
+__device__ __forceinline__ unsigned long long gp_clock(void)
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+	return t;
+}
+
+__device__ __forceinline__ unsigned long long gp_ns(void)
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+	return t;
+}
+
+__device__ __forceinline__ bool gp_is_clock_thread(void)
+{
+	return threadIdx.x == 0 && blockIdx.x == 0;
+}
+
+#define GP_REP2(x) x x
+#define GP_REP4(x) GP_REP2(x) GP_REP2(x)
+#define GP_REP8(x) GP_REP4(x) GP_REP4(x)
+#define GP_REP16(x) GP_REP8(x) GP_REP8(x)
+#define GP_REP32(x) GP_REP16(x) GP_REP16(x)
+#define GP_REP64(x) GP_REP32(x) GP_REP32(x)
+#define GP_REP128(x) GP_REP64(x) GP_REP64(x)
+#define GP_REP256(x) GP_REP128(x) GP_REP128(x)
+
+#endif

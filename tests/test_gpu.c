@@ -1,0 +1,134 @@
+/* test_gpu.c — tests that need a GPU. Where there is none (no driver, no device) each test says
+ * why and reports itself skipped; it is never counted as passed.
+ *
+ * They run the first two experiments through the harness on short sweeps and hold the results
+ * against what the hardware allows: an FFMA latency of a few cycles, a throughput at or under
+ * the FP32 lane count, a measured clock within the device's range, and every row validated. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "experiment.h"
+#include "suite.h"
+
+static struct gp_device dev;
+static int have_gpu;
+static char no_gpu_why[512];
+
+static int group_setup(void **state)
+{
+	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (have_gpu)
+		gp_device_close(&dev);
+	return 0;
+}
+
+#define NEED_GPU()                                                                                 \
+	do {                                                                                       \
+		if (!have_gpu) {                                                                   \
+			print_message("skipped: %s\n", no_gpu_why);                                \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* Run one experiment over a sweep given as "param=values;param=values". */
+static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
+{
+	const struct gp_experiment *e = gp_experiment_find(name);
+	struct gp_suite_item item = { .exp = e };
+	struct gp_run run = { .dev = &dev, .reps = 3, .warmup = 1 };
+	struct gp_sweep sw;
+	struct gp_table *t;
+	char err[256];
+
+	assert_non_null(e);
+	for (size_t i = 0; i < n; i += 2)
+		for (size_t k = 0; k < e->impl->nparams; k++)
+			if (!strcmp(e->impl->params[k].name, settings[i]))
+				item.values[k] = (char *)settings[i + 1];
+	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
+	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	assert_non_null(t);
+	for (size_t p = 0; p < sw.npoints; p++) {
+		struct gp_point pt;
+		int rc;
+		gp_sweep_point(&sw, p, &pt);
+		rc = e->impl->measure(&run, &pt, t);
+		if (rc && t->nrows)
+			print_error("%s: status of the last row: %s\n", name, gp_table_get(t, t->nrows - 1, "status"));
+		assert_int_equal(rc, 0);
+	}
+	gp_sweep_free(&sw);
+	free(run.profile);
+	return t;
+}
+
+static double cell(const struct gp_table *t, size_t r, const char *col)
+{
+	double v = NAN;
+
+	assert_int_equal(gp_table_get_double(t, r, col, &v), 0);
+	return v;
+}
+
+static void test_lat_ffma_latency_and_clock(void **state)
+{
+	static const char *const set[] = { "threads", "1 32 1024", "iters", "512" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_ffma", set, 4);
+	assert_int_equal(t->nrows, 3);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double clk = cell(t, r, "clock_MHz");
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		/* The measured clock lies between idle-ish and a bit over the advertised maximum. */
+		assert_true(clk > 200 && clk < dev.clock_khz / 1000.0 * 1.10);
+	}
+	/* One warp: a dependent FFMA takes a few cycles on every GPU since Volta (4 on sm_70+). */
+	assert_true(cell(t, 0, "cycles_per_ffma_min") >= 2 && cell(t, 0, "cycles_per_ffma_min") <= 40);
+	/* 32 warps on one SM cannot beat the issue limit (checked in the probe) and must be slower
+	 * per FFMA than one warp alone. */
+	assert_true(cell(t, 2, "block_cycles_per_ffma") > cell(t, 0, "block_cycles_per_ffma"));
+	gp_table_free(t);
+}
+
+static void test_tput_fp32_under_ceiling(void **state)
+{
+	static const char *const set[] = { "op", "ffma fmul fadd", "iters", "512" };
+	const int lanes = gp_fp32_lanes_per_sm(dev.cc_major, dev.cc_minor);
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("tput_fp32", set, 4);
+	assert_int_equal(t->nrows, 3);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double ops = cell(t, r, "ops_per_clk_per_sm");
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		assert_true(ops <= lanes * 1.01);
+		assert_true(ops >= lanes * 0.5);
+	}
+	gp_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lat_ffma_latency_and_clock),
+		cmocka_unit_test(test_tput_fp32_under_ceiling),
+	};
+
+	return cmocka_run_group_tests_name("gpu", tests, group_setup, group_teardown);
+}
