@@ -50,6 +50,7 @@ NVCCFLAGS += -Iprobes -Ibench -Iharness
 HOST_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/sass/*.c probes/*.c bench/*.c))
 CU_SRC := $(wildcard probes/*.cu bench/*.cu)
 TEST_SRC := $(wildcard tests/test_*.c)
+DEF_SRC := $(sort $(wildcard probes/*.def bench/*.def))
 
 HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/obj/%.o)
 FATBIN := $(CU_SRC:%.cu=$(BUILD)/kernels/%.fatbin)
@@ -75,6 +76,13 @@ $(BIN): $(BUILD)/obj/harness/main.o $(LIBGP)
 $(LIBGP): $(HOST_OBJ) $(IMAGE_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The registry: every family's .def file, concatenated in name order.
+$(BUILD)/gen/experiments.def: $(DEF_SRC) Makefile
+	@mkdir -p $(@D)
+	$(Q)cat $(DEF_SRC) > $@
+
+$(BUILD)/obj/harness/registry.o: $(BUILD)/gen/experiments.def
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -131,5 +139,8 @@ deps:
 
 clean:
 	rm -rf $(BUILD) bin
+
+# Feature fragments (fuzzing, sanitizers, …) add their own targets here.
+-include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,12 +2,11 @@
  * to stderr; the exit status says what went wrong (gp.h, README "Errors"). */
 #include "gp.h"
 #include "run.h"
+#include "sass/sass.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-
-int gp_sass_main(int argc, char **argv) __attribute__((weak));
 
 static const char usage[] =
 	"usage: gpuprobe [-q] COMMAND [options]\n"
@@ -162,13 +161,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv, full_argv, full_argc);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc, argv);
-	if (!strcmp(cmd, "sass")) {
-		if (!gp_sass_main) {
-			gp_err("sass: not built into this gpuprobe");
-			return GP_EUSAGE;
-		}
+	if (!strcmp(cmd, "sass"))
 		return gp_sass_main(argc, argv);
-	}
 	gp_err("unknown command '%s' (gpuprobe --help lists them)", cmd);
 	return GP_EUSAGE;
 }

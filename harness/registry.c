@@ -1,22 +1,23 @@
-/* registry.c — the const experiment table, generated from the .def files. */
+/* registry.c — the const experiment table, generated from every .def file in probes/ and bench/
+ * (the Makefile concatenates them into build/gen/experiments.def, so each family owns its file). */
 #include "gp.h"
 #include "experiment.h"
 
 #include <string.h>
 
 #define GP_EXPERIMENT(n, id, paper, summary) extern const struct gp_exp_impl n##_impl;
-#include "probes.def"
+#include "experiments.def"
 #undef GP_EXPERIMENT
 
 #define GP_EXPERIMENT(n, id_, paper_, summary_)                                                    \
 	static const struct gp_experiment exp_##n = {                                              \
 		.name = #n, .id = id_, .paper = paper_, .summary = summary_, .impl = &n##_impl };
-#include "probes.def"
+#include "experiments.def"
 #undef GP_EXPERIMENT
 
 const struct gp_experiment *const gp_experiments[] = {
 #define GP_EXPERIMENT(n, id, paper, summary) &exp_##n,
-#include "probes.def"
+#include "experiments.def"
 #undef GP_EXPERIMENT
 };
 

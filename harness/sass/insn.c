@@ -1,0 +1,134 @@
+/* insn.c — field codec for 128-bit Volta-family instruction words.
+ *
+ * The field map is REFERENCE.md §4; tests/test_sass.c checks it against nvcc output (an FFMA
+ * chain's Rd/Ra, control fields in their legal ranges, EXIT at the offsets nvcc records).
+ * The opcode field (bits 0-11) holds the operation in its low 9 bits and the operand kinds in
+ * bits 9-11: for FFMA 0x223 is R,R,R,R, 0x823 an immediate Rb, 0x423 an immediate Rc; an
+ * opcode value alone therefore names a form, not just an operation. In both immediate forms the
+ * 32-bit immediate fills bits 32-63, and in 0x423 the register multiplicand moves to the Rc field
+ * (bits 64-71): "Rb" is then not a register at all. */
+#include "sass/insn.h"
+#include "gp.h"
+
+#include <strings.h>
+
+const struct gp_insn_field_desc gp_insn_fields[GP_F_COUNT] = {
+	[GP_F_OPCODE] = { "opcode", 0, 12, 0, "operation and operand-kind selector" },
+	[GP_F_PRED] = { "pred", 12, 3, 0, "guard predicate (7 = PT)" },
+	[GP_F_PNEG] = { "pneg", 15, 1, 0, "guard predicate negated" },
+	[GP_F_RD] = { "rd", 16, 8, 1, "destination register (255 = RZ)" },
+	[GP_F_RA] = { "ra", 24, 8, 1, "first source register" },
+	[GP_F_RB] = { "rb", 32, 8, 1, "second source register (register forms)" },
+	[GP_F_RC] = { "rc", 64, 8, 1, "third source register" },
+	[GP_F_STALL] = { "stall", 105, 4, 0, "stall cycles before the next instruction issues" },
+	[GP_F_YIELD] = { "yield", 109, 1, 0, "yield flag, active low (0 = may switch warps)" },
+	[GP_F_WBAR] = { "wbar", 110, 3, 0, "scoreboard set on write (7 = none)" },
+	[GP_F_RBAR] = { "rbar", 113, 3, 0, "scoreboard set on operand read (7 = none)" },
+	[GP_F_WAIT] = { "wait", 116, 6, 0, "wait mask, bit i waits on scoreboard i" },
+	[GP_F_REUSE] = { "reuse", 122, 4, 0, "operand reuse flags (bit 0 Ra, 1 Rb, 2 Rc)" },
+};
+
+const struct gp_insn_class_desc gp_insn_classes[GP_I_COUNT] = {
+	[GP_I_UNKNOWN] = { "?", 0, 0 },
+	[GP_I_FFMA_RRR] = { "FFMA", 0x223, 1 | 2 | 4 | 8 },
+	[GP_I_FFMA_RIR] = { "FFMA.RIR", 0x823, 1 | 2 | 8 },
+	[GP_I_FFMA_RRI] = { "FFMA.RRI", 0x423, 1 | 2 | 8 },
+	[GP_I_FMUL_RRR] = { "FMUL", 0x220, 1 | 2 | 4 },
+	[GP_I_FADD_RRR] = { "FADD", 0x221, 1 | 2 | 4 },
+	[GP_I_IADD3_RRR] = { "IADD3", 0x210, 1 | 2 | 4 | 8 },
+	[GP_I_EXIT] = { "EXIT", 0x94d, 0 },
+	[GP_I_BRA] = { "BRA", 0x947, 0 },
+	[GP_I_NOP] = { "NOP", 0x918, 0 },
+};
+
+int gp_insn_field_by_name(const char *name)
+{
+	for (int i = 0; i < GP_F_COUNT; i++)
+		if (!strcasecmp(gp_insn_fields[i].name, name))
+			return i;
+	return -1;
+}
+
+struct gp_insn gp_insn_load(const unsigned char *p)
+{
+	struct gp_insn w = { 0, 0 };
+
+	for (int i = 7; i >= 0; i--) {
+		w.lo = w.lo << 8 | p[i];
+		w.hi = w.hi << 8 | p[8 + i];
+	}
+	return w;
+}
+
+void gp_insn_store(unsigned char *p, struct gp_insn w)
+{
+	for (int i = 0; i < 8; i++) {
+		p[i] = (unsigned char)(w.lo >> 8 * i);
+		p[8 + i] = (unsigned char)(w.hi >> 8 * i);
+	}
+}
+
+static uint64_t mask(unsigned width)
+{
+	return width >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1;
+}
+
+/* Bit-at-a-time: fields never straddle the halves today, but the solver may ask for any range. */
+uint64_t gp_insn_bits(struct gp_insn w, unsigned lo, unsigned width)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < width && lo + i < 128; i++) {
+		unsigned b = lo + i;
+		uint64_t bit = (b < 64 ? w.lo >> b : w.hi >> (b - 64)) & 1;
+		v |= bit << i;
+	}
+	return v;
+}
+
+void gp_insn_set_bits(struct gp_insn *w, unsigned lo, unsigned width, uint64_t v)
+{
+	v &= mask(width);
+	for (unsigned i = 0; i < width && lo + i < 128; i++) {
+		unsigned b = lo + i;
+		uint64_t *half = b < 64 ? &w->lo : &w->hi;
+		unsigned s = b & 63;
+
+		*half = (*half & ~((uint64_t)1 << s)) | (v >> i & 1) << s;
+	}
+}
+
+uint32_t gp_insn_get(struct gp_insn w, enum gp_insn_field f)
+{
+	return (uint32_t)gp_insn_bits(w, gp_insn_fields[f].lo, gp_insn_fields[f].width);
+}
+
+int gp_insn_set(struct gp_insn *w, enum gp_insn_field f, uint32_t v)
+{
+	if (v > mask(gp_insn_fields[f].width))
+		return -1;
+	gp_insn_set_bits(w, gp_insn_fields[f].lo, gp_insn_fields[f].width, v);
+	return 0;
+}
+
+enum gp_insn_class gp_insn_classify(struct gp_insn w)
+{
+	uint32_t op = gp_insn_get(w, GP_F_OPCODE);
+
+	for (int i = 1; i < GP_I_COUNT; i++)
+		if (gp_insn_classes[i].opcode == op)
+			return (enum gp_insn_class)i;
+	return GP_I_UNKNOWN;
+}
+
+int gp_insn_field_is_reg_operand(struct gp_insn w, enum gp_insn_field f)
+{
+	static const uint8_t bit[GP_F_COUNT] = {
+		[GP_F_RD] = 1, [GP_F_RA] = 2, [GP_F_RB] = 4, [GP_F_RC] = 8,
+	};
+	enum gp_insn_class k = gp_insn_classify(w);
+
+	if (k == GP_I_UNKNOWN)
+		return -1;
+	return !!(gp_insn_classes[k].regs & bit[f]);
+}
