@@ -23,8 +23,11 @@ void gp_slugify(const char *name, char *out, size_t len)
 		name += 7;
 	for (const char *p = name; *p && o + 1 < len; p++) {
 		if (isalnum((unsigned char)*p)) {
-			if (dash && o)
+			if (dash && o) {
+				if (o + 2 >= len)
+					break; /* no room for the dash and a character after it */
 				out[o++] = '-';
+			}
 			if (o + 1 < len)
 				out[o++] = (char)tolower((unsigned char)*p);
 			dash = 0;

@@ -23,12 +23,29 @@ static const char usage[] =
 	"      --warmup N            untimed launches before them (default 1, 0..100)\n"
 	"      --device N            GPU ordinal (default 0)\n"
 	"      --report              write REPORT.md and charts after the run\n"
+	"      --timeout S           watchdog per sweep point: a point silent for S seconds is\n"
+	"                            recorded as hung and the run goes on (default 300)\n"
 	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
 	"  sass dump|patch ...       cubin tools (gpuprobe sass --help)\n"
 	"\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this text\n"
 	"  -V, --version             version and git revision\n";
+
+/* getopt's own complaints are off (opterr = 0): name the offending option in one line. A long
+ * option with optopt set is a known one missing its value; anything else is unknown. */
+static int bad_option(const char *cmd, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+
+	if (arg && !strncmp(arg, "--", 2) && optopt)
+		gp_err("%s: option '%s' needs a value (gpuprobe --help)", cmd, arg);
+	else if (arg && !strncmp(arg, "--", 2))
+		gp_err("%s: option '%s' is not known (gpuprobe --help)", cmd, arg);
+	else
+		gp_err("%s: option '-%c' is not known (gpuprobe --help)", cmd, optopt ? optopt : '?');
+	return GP_EUSAGE;
+}
 
 static int bad_number(const char *opt, const char *v, long min, long max)
 {
@@ -42,14 +59,15 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 		{ "suite", required_argument, NULL, 's' },  { "filter", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },    { "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' }, { "device", required_argument, NULL, 'd' },
-		{ "report", no_argument, NULL, 'R' },       { NULL, 0, NULL, 0 },
+		{ "report", no_argument, NULL, 'R' },       { "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .argc = full_argc,
-				 .argv = full_argv };
+	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .timeout_s = 300,
+				 .argc = full_argc, .argv = full_argv };
 	long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.suite = optarg; break;
 		case 'f': o.filter = optarg; break;
@@ -70,9 +88,13 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 				return bad_number("--device", optarg, 0, 63);
 			o.device = (int)v;
 			break;
+		case 't':
+			if (gp_parse_long(optarg, 1, 86400, &v))
+				return bad_number("--timeout", optarg, 1, 86400);
+			o.timeout_s = (double)v;
+			break;
 		default:
-			gp_err("run: bad option (gpuprobe --help)");
-			return GP_EUSAGE;
+			return bad_option("run", argv);
 		}
 	}
 	if (!*o.out) {
@@ -90,11 +112,9 @@ static int cmd_info(int argc, char **argv)
 	long dev = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 'd') {
-			gp_err("info: bad option (gpuprobe --help)");
-			return GP_EUSAGE;
-		}
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'd')
+			return bad_option("info", argv);
 		if (gp_parse_long(optarg, 0, 63, &dev))
 			return bad_number("--device", optarg, 0, 63);
 	}
@@ -110,11 +130,9 @@ static int cmd_report(int argc, char **argv)
 	static const struct option opts[] = { { "plots-only", no_argument, NULL, 'p' }, { NULL, 0, NULL, 0 } };
 	int c, plots_only = 0;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 'p') {
-			gp_err("report: bad option (gpuprobe --help)");
-			return GP_EUSAGE;
-		}
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'p')
+			return bad_option("report", argv);
 		plots_only = 1;
 	}
 	if (argc - optind != 1) {
@@ -137,12 +155,15 @@ int main(int argc, char **argv)
 	const char *cmd;
 	int c;
 
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+hVq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("gpuprobe %s (git %s)\n", GP_VERSION, GP_GIT_REV); return 0;
 		case 'q': gp_quiet = 1; break;
-		default: fputs(usage, stderr); return GP_EUSAGE;
+		default:
+			gp_err("option '%s' is not known (gpuprobe --help)", argv[optind - 1]);
+			return GP_EUSAGE;
 		}
 	}
 	if (optind >= argc) {
@@ -153,6 +174,7 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* re-initialise getopt for the sub-command's options (argv[1] on) */
+	opterr = 0; /* our own one-line messages instead of getopt's */
 	if (!strcmp(cmd, "list"))
 		return argc == 1 ? gp_cmd_list() : (gp_err("list: takes no arguments"), GP_EUSAGE);
 	if (!strcmp(cmd, "info"))

@@ -1,9 +1,11 @@
 /* run.c — the suite runner: validate the whole suite before touching the GPU, make a fresh run
- * directory, measure every sweep point with progress on stderr, write each experiment's CSV
- * (temporary name, then rename) and meta.csv / profile.csv. An interrupt finishes the point in
+ * directory, measure every sweep point in child processes (isolate.c) with progress on stderr,
+ * write each experiment's CSV (temporary name, then rename) and meta.csv / profile.csv. A fault
+ * or hang becomes a row saying so and the suite goes on. An interrupt finishes the point in
  * flight, writes what is complete and marks the run "interrupted" in meta.csv. */
 #include "gp.h"
 #include "experiment.h"
+#include "isolate.h"
 #include "run.h"
 #include "stats.h"
 #include "suite.h"
@@ -126,15 +128,14 @@ static int add_kv(struct gp_table *t, const char *k, const char *v)
 	       gp_row_end(t, err, sizeof err);
 }
 
-static int write_meta(const char *dir, const struct gp_device *dev, const struct gp_run_opts *o,
+static int write_meta(const char *dir, const struct gp_kv *kv, size_t n, const struct gp_run_opts *o,
 		      const char *suite, const char *status, time_t started, double elapsed,
 		      double clock_mhz)
 {
 	static const char *const cols[] = { "key", "value" };
 	struct gp_table *t = gp_table_new(cols, 2);
-	struct gp_kv kv[40];
 	char buf[4096], host[256] = "", path[PATH_MAX];
-	size_t n, used = 0;
+	size_t used = 0;
 	struct tm tm;
 	int rc = GP_EIO;
 
@@ -158,7 +159,8 @@ static int write_meta(const char *dir, const struct gp_device *dev, const struct
 	add_kv(t, "reps", buf);
 	snprintf(buf, sizeof buf, "%d", o->warmup);
 	add_kv(t, "warmup", buf);
-	n = gp_device_describe(dev, kv, GP_ARRAY_SIZE(kv));
+	snprintf(buf, sizeof buf, "%.0f", o->timeout_s);
+	add_kv(t, "watchdog_s", buf);
 	for (size_t i = 0; i < n; i++)
 		add_kv(t, kv[i].key, kv[i].value);
 	snprintf(buf, sizeof buf, "%.0f", clock_mhz);
@@ -292,14 +294,6 @@ config_error:
 	return GP_ECONFIG;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Median of every clock_MHz cell in the tables: the clock this run actually ran at. */
 static double run_clock(struct gp_table *const *tables, size_t n)
 {
@@ -327,17 +321,28 @@ done:
 	return med;
 }
 
+static const char *kv_get(const struct gp_kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return "?";
+}
+
 int gp_cmd_run(const struct gp_run_opts *o)
 {
 	struct gp_suite suite;
-	struct gp_device dev;
-	struct gp_run run = { .dev = &dev, .reps = o->reps, .warmup = o->warmup };
+	struct gp_run run = { .reps = o->reps, .warmup = o->warmup };
 	struct gp_table **tables = NULL;
-	char suite_name[PATH_MAX], dir[PATH_MAX], why[512];
-	size_t total = 0, done = 0;
+	struct gp_kv kv[48];
+	struct gp_progress progress = { .t0 = gp_now() };
+	struct gp_isolation iso = { .device = o->device, .reps = o->reps, .warmup = o->warmup,
+				    .timeout_s = o->timeout_s, .interrupted = &interrupted,
+				    .progress = &progress };
+	char suite_name[PATH_MAX], dir[PATH_MAX], why[512], slug[128];
+	size_t nkv = 0;
 	time_t started = time(NULL);
-	double t0 = now_s();
-	int rc, worst = 0, cuda_dead = 0;
+	int rc, worst = 0, stop = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	if ((rc = prepare(o, &suite, suite_name, sizeof suite_name)))
@@ -345,29 +350,30 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	for (size_t i = 0; i < suite.n; i++) {
 		struct gp_sweep sw;
 		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
-		total += sw.npoints;
+		progress.total += sw.npoints;
 		gp_sweep_free(&sw);
 	}
-	if ((rc = gp_device_open(&dev, o->device, why, sizeof why))) {
-		gp_err("%s", why);
+	progress.nexp = suite.n;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if ((rc = gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug))) {
 		gp_suite_free(&suite);
 		return rc;
 	}
-	if ((rc = gp_make_run_dir(o->out, dev.slug, dir, sizeof dir)))
+	if ((rc = gp_make_run_dir(o->out, slug, dir, sizeof dir)))
 		goto out;
-	if ((rc = write_meta(dir, &dev, o, suite_name, "running", started, 0, 0)))
+	if ((rc = write_meta(dir, kv, nkv, o, suite_name, "running", started, 0, 0)))
 		goto out;
 	tables = calloc(suite.n, sizeof *tables);
 	if (!tables) {
 		rc = GP_EFAIL;
 		goto out;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	gp_info("gpuprobe: %s (sm_%d%d, %d SMs) -> %s\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms, dir);
+	gp_info("gpuprobe: %s (cc %s, %s SMs) -> %s\n", kv_get(kv, nkv, "device_name"),
+		kv_get(kv, nkv, "compute_capability"), kv_get(kv, nkv, "sm_count"), dir);
 
-	for (size_t i = 0; i < suite.n && !interrupted && !cuda_dead; i++) {
+	for (size_t i = 0; i < suite.n && !interrupted && !stop; i++) {
 		const struct gp_experiment *e = suite.items[i].exp;
 		struct gp_sweep sw;
 		char path[PATH_MAX];
@@ -379,31 +385,17 @@ int gp_cmd_run(const struct gp_run_opts *o)
 			rc = GP_EFAIL;
 			goto out;
 		}
-		for (size_t p = 0; p < sw.npoints && !interrupted; p++) {
-			struct gp_point pt;
-			char desc[256];
-			double el;
-
-			gp_sweep_point(&sw, p, &pt);
-			gp_point_format(&pt, desc, sizeof desc);
-			el = now_s() - t0;
-			gp_info("[%zu/%zu] %s %s (%zu/%zu)  %.1f s elapsed, ~%.0f s left\n", i + 1, suite.n,
-				e->name, desc, p + 1, sw.npoints, el,
-				done ? el / (double)done * (double)(total - done) : 0.0);
-			rc = e->impl->measure(&run, &pt, tables[i]);
-			done++;
-			if (rc == GP_EVALID)
-				gp_err("%s %s: result failed validation (see status column)", e->name, desc);
-			if (rc && rc > worst)
-				worst = rc;
-			if (rc == GP_ECUDA || rc == GP_EFAIL) {
-				/* A fault leaves the context unusable: stop here, keep what is measured. */
-				gp_err("%s %s: stopping the run after this error", e->name, desc);
-				cuda_dead = 1;
-				break;
-			}
-		}
+		progress.exp_index = i;
+		rc = gp_isolated_sweep(&iso, &sw, tables[i]);
 		gp_sweep_free(&sw);
+		if (rc == GP_EVALID)
+			gp_err("%s: some results failed validation (see their status column)", e->name);
+		else if (rc == GP_ECUDA)
+			gp_err("%s: some points faulted or hung (see their status column)", e->name);
+		if (rc == GP_ENOGPU || rc == GP_EFAIL)
+			stop = 1; /* nothing more can be measured */
+		if (rc > worst)
+			worst = rc;
 		snprintf(path, sizeof path, "%s/%s.csv", dir, e->name);
 		if (gp_table_save(tables[i], path)) {
 			gp_err("cannot write %s: %s", path, strerror(errno));
@@ -414,12 +406,13 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	}
 	if (write_profile(dir, &run))
 		worst = worst ? worst : GP_EIO;
-	rc = write_meta(dir, &dev, o, suite_name,
-			interrupted ? "interrupted" : cuda_dead ? "failed" : worst ? "invalid-results" : "complete",
-			started, now_s() - t0, run_clock(tables, suite.n));
+	rc = write_meta(dir, kv, nkv, o, suite_name,
+			interrupted ? "interrupted" : stop ? "failed" : worst == GP_ECUDA ? "faults" :
+			worst ? "invalid-results" : "complete",
+			started, gp_now() - progress.t0, run_clock(tables, suite.n));
 	if (!rc)
 		rc = interrupted ? GP_EINTR : worst;
-	gp_info("gpuprobe: %s in %.1f s: %s\n", rc ? "finished with errors" : "done", now_s() - t0, dir);
+	gp_info("gpuprobe: %s in %.1f s: %s\n", rc ? "finished with errors" : "done", gp_now() - progress.t0, dir);
 	printf("%s\n", dir);
 	fflush(stdout);
 	if (o->report && !interrupted) {
@@ -434,7 +427,6 @@ out:
 	free(tables);
 	free(run.profile);
 	gp_suite_free(&suite);
-	gp_device_close(&dev);
 	return rc;
 }
 

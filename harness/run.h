@@ -9,6 +9,7 @@ struct gp_run_opts {
 	const char *const *names; /* experiments named on the command line */
 	int nnames;
 	int reps, warmup, device;
+	double timeout_s;    /* watchdog per sweep point */
 	int report;          /* write the report after the run */
 	int argc;
 	char **argv;         /* for meta.csv */

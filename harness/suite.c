@@ -80,7 +80,7 @@ int gp_suite_parse(const struct gp_table *t, struct gp_suite *s, char *err, size
 		int p;
 
 		if (!e) {
-			snprintf(err, errlen, "line %zu: unknown experiment '%s' (see gpuprobe list)", r + 2, name);
+			snprintf(err, errlen, "line %zu: unknown experiment '%s' (see gpuprobe list)", gp_table_line(t, r), name);
 			goto error;
 		}
 		if (gp_suite_add(s, e)) {
@@ -90,24 +90,24 @@ int gp_suite_parse(const struct gp_table *t, struct gp_suite *s, char *err, size
 		it = find_item(s, e);
 		if (!*param) {
 			if (*vals) {
-				snprintf(err, errlen, "line %zu: values given without a parameter", r + 2);
+				snprintf(err, errlen, "line %zu: values given without a parameter", gp_table_line(t, r));
 				goto error;
 			}
 			continue;
 		}
 		p = param_index(e, param);
 		if (p < 0) {
-			snprintf(err, errlen, "line %zu: experiment %s has no parameter '%s'", r + 2, name, param);
+			snprintf(err, errlen, "line %zu: experiment %s has no parameter '%s'", gp_table_line(t, r), name, param);
 			goto error;
 		}
 		if (it->values[p]) {
-			snprintf(err, errlen, "line %zu: %s.%s set twice", r + 2, name, param);
+			snprintf(err, errlen, "line %zu: %s.%s set twice", gp_table_line(t, r), name, param);
 			goto error;
 		}
 		if (gp_param_values(&e->impl->params[p], vals, &v, err, errlen)) {
 			char inner[256];
 			snprintf(inner, sizeof inner, "%s", err);
-			snprintf(err, errlen, "line %zu: %s.%s: %s", r + 2, name, param, inner);
+			snprintf(err, errlen, "line %zu: %s.%s: %s", gp_table_line(t, r), name, param, inner);
 			goto error;
 		}
 		gp_values_free(&v);
@@ -270,7 +270,7 @@ int gp_sweep_init(struct gp_sweep *sw, const struct gp_suite_item *it, char *err
 		if (gp_param_values(&im->params[i], list, &sw->vals[i], err, errlen))
 			goto error;
 		if (sw->npoints > GP_MAX_POINTS / sw->vals[i].n) {
-			snprintf(err, errlen, "%s: more than %d sweep points", it->exp->name, GP_MAX_POINTS);
+			snprintf(err, errlen, "more than %d sweep points", GP_MAX_POINTS);
 			goto error;
 		}
 		sw->npoints *= sw->vals[i].n;

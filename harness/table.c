@@ -49,7 +49,27 @@ void gp_table_free(struct gp_table *t)
 			free(t->cells[t->cur * t->ncols + i]);
 	free(t->cols);
 	free(t->cells);
+	free(t->lines);
 	free(t);
+}
+
+int gp_table_set_line(struct gp_table *t, size_t row, size_t line)
+{
+	if (!t->lines || t->lines_cap < t->cap) {
+		size_t *nl = realloc(t->lines, t->cap * sizeof *nl);
+		if (!nl)
+			return -1;
+		memset(nl + t->lines_cap, 0, (t->cap - t->lines_cap) * sizeof *nl);
+		t->lines = nl;
+		t->lines_cap = t->cap;
+	}
+	t->lines[row] = line;
+	return 0;
+}
+
+size_t gp_table_line(const struct gp_table *t, size_t row)
+{
+	return t->lines && row < t->lines_cap && t->lines[row] ? t->lines[row] : row + 2;
 }
 
 int gp_table_col(const struct gp_table *t, const char *name)
@@ -172,11 +192,14 @@ int gp_table_append(struct gp_table *t, char *const *fields)
 	return 0;
 }
 
-static int write_field(FILE *f, const char *s)
+/* libcsv trims unquoted leading/trailing spaces and tabs and skips empty lines: such fields are
+ * quoted, and so is a lone empty field (a one-column row), which would otherwise be a blank line. */
+static int write_field(FILE *f, const char *s, int alone)
 {
 	size_t n = strlen(s);
 
-	if (strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' ')))
+	if (strpbrk(s, ",\"\r\n") || (n && strchr(" \t", s[0])) || (n && strchr(" \t", s[n - 1])) ||
+	    (!n && alone))
 		return csv_fwrite(f, s, n);
 	return fwrite(s, 1, n, f) == n ? 0 : EOF;
 }
@@ -186,7 +209,7 @@ static int write_row(FILE *f, char *const *fields, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i && fputc(',', f) == EOF)
 			return -1;
-		if (write_field(f, fields[i] ? fields[i] : ""))
+		if (write_field(f, fields[i] ? fields[i] : "", n == 1))
 			return -1;
 	}
 	return fputc('\n', f) == EOF ? -1 : 0;
@@ -236,7 +259,7 @@ struct reader {
 	struct gp_table *t;
 	char **fields;
 	size_t nf, cap;
-	size_t line;
+	size_t line;   /* physical lines fed to the parser so far (the current record ends here) */
 	int failed;
 	char *err;
 	size_t errlen;
@@ -287,7 +310,6 @@ static void on_row(int term, void *data)
 {
 	struct reader *r = data;
 
-	r->line++;
 	if (r->failed)
 		goto done;
 	if (!r->t) {
@@ -317,7 +339,7 @@ static void on_row(int term, void *data)
 		r->failed = 1;
 		goto done;
 	}
-	if (gp_table_append(r->t, r->fields)) {
+	if (gp_table_append(r->t, r->fields) || gp_table_set_line(r->t, r->t->nrows - 1, r->line)) {
 		snprintf(r->err, r->errlen, "out of memory");
 		r->failed = 1;
 	}
@@ -334,12 +356,20 @@ struct gp_table *gp_table_parse(const char *text, size_t len, char *err, size_t 
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (csv_parse(&p, text, len, on_field, on_row, &r) != len && !r.failed) {
-		snprintf(err, errlen, "line %zu: %s", r.line + 1, csv_strerror(csv_error(&p)));
-		r.failed = 1;
+	/* Feed one physical line at a time so every callback knows the line it is on: a record is
+	 * reported when its terminating newline is fed, i.e. on the line where it ends. */
+	for (size_t off = 0; off < len && !r.failed;) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - (text + off)) + 1 : len - off;
+		r.line++;
+		if (csv_parse(&p, text + off, n, on_field, on_row, &r) != n && !r.failed) {
+			snprintf(err, errlen, "line %zu: %s", r.line, csv_strerror(csv_error(&p)));
+			r.failed = 1;
+		}
+		off += n;
 	}
 	if (!r.failed && csv_fini(&p, on_field, on_row, &r) != 0 && !r.failed) {
-		snprintf(err, errlen, "line %zu: %s (unterminated quoted field?)", r.line + 1,
+		snprintf(err, errlen, "line %zu: %s (unterminated quoted field?)", r.line,
 			 csv_strerror(csv_error(&p)));
 		r.failed = 1;
 	}

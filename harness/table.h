@@ -11,6 +11,8 @@ struct gp_table {
 	char **cells; /* row-major, nrows * ncols; NULL cell = empty field */
 	size_t nrows, cap;
 	size_t cur;   /* row being built by gp_row_*; (size_t)-1 when none */
+	size_t *lines; /* parsed tables: the physical line each row ends on (for error messages) */
+	size_t lines_cap;
 };
 
 struct gp_table *gp_table_new(const char *const *cols, size_t ncols);
@@ -24,9 +26,12 @@ int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, d
  * if a column was left unset, so no row is ever published with a hole the writer did not mean. */
 int gp_row_begin(struct gp_table *t);
 int gp_row_str(struct gp_table *t, const char *col, const char *v);
-int gp_row_num(struct gp_table *t, const char *col, double v);  /* %.6g, "nan" refused */
+int gp_row_num(struct gp_table *t, const char *col, double v);  /* %.6g; NaN/inf as "nan"/"inf" */
 int gp_row_int(struct gp_table *t, const char *col, long long v);
 int gp_row_end(struct gp_table *t, char *err, size_t errlen);
+/* The file line a parsed row ended on (row + 2 for tables not read from a file). */
+size_t gp_table_line(const struct gp_table *t, size_t row);
+int gp_table_set_line(struct gp_table *t, size_t row, size_t line);
 /* Append a full row of strings (used by the reader). */
 int gp_table_append(struct gp_table *t, char *const *fields);
 

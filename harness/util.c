@@ -9,16 +9,21 @@
 #include <string.h>
 
 int gp_quiet;
+static char last_error[512];
 
 void gp_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gpuprobe: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(last_error, sizeof last_error, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "gpuprobe: %s\n", last_error);
+}
+
+const char *gp_last_error(void)
+{
+	return last_error;
 }
 
 void gp_info(const char *fmt, ...)

@@ -30,6 +30,26 @@ __device__ __forceinline__ bool gp_is_clock_thread(void)
 	return threadIdx.x == 0 && blockIdx.x == 0;
 }
 
+/* End of a grid-wide clock window. With many warps per SM the scheduler favours the oldest, so
+ * block 0 can finish long before the kernel does and its own window says little. Every block
+ * counts itself done; thread 0 of block 0 then waits for the last one before its end sample.
+ * Only for launches whose blocks are all resident at once (the host checks occupancy first),
+ * otherwise the wait would never end. `done` must be zero at launch. */
+__device__ __forceinline__ void gp_clock_end_grid(unsigned *done, gp_clock_sample *cs)
+{
+	__syncthreads();
+	if (threadIdx.x != 0)
+		return;
+	__threadfence();
+	atomicAdd(done, 1u);
+	if (blockIdx.x != 0)
+		return;
+	while (*(volatile unsigned *)done < gridDim.x)
+		;
+	cs->clk1 = gp_clock();
+	cs->ns1 = gp_ns();
+}
+
 #define GP_REP2(x) x x
 #define GP_REP4(x) GP_REP2(x) GP_REP2(x)
 #define GP_REP8(x) GP_REP4(x) GP_REP4(x)

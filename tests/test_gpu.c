@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "gp.h"
 #include "experiment.h"
@@ -123,11 +124,51 @@ static void test_tput_fp32_under_ceiling(void **state)
 	gp_table_free(t);
 }
 
+/* The runner survives kernels that trap, fault on an illegal address or hang: each becomes a
+ * row saying so, the run exits 7, and every `ok` point after a failure is measured normally. */
+static void test_fault_isolation(void **state)
+{
+	static const char *const want[][2] = {
+		{ "ok", "ok" }, { "trap", "fault:" }, { "ok", "ok" }, { "oob", "fault:" },
+		{ "ok", "ok" }, { "hang", "hang:" }, { "ok", "ok" },
+	};
+	const char *bin = getenv("GPUPROBE") ? getenv("GPUPROBE") : "bin/gpuprobe";
+	char root[] = "/tmp/gpuprobe-fault-XXXXXX", cmd[1024], dir[1024] = "", path[1200], err[256];
+	struct gp_table *t;
+	FILE *p;
+	int st;
+
+	NEED_GPU();
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof cmd, "%s -q run selftest_fault --reps 1 --timeout 10 --out %s", bin, root);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(dir, sizeof dir, p));
+	st = pclose(p);
+	dir[strcspn(dir, "\n")] = '\0';
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), GP_ECUDA);
+	snprintf(path, sizeof path, "%s/selftest_fault.csv", dir);
+	t = gp_table_load(path, err, sizeof err);
+	if (!t)
+		print_error("%s: %s\n", path, err);
+	assert_non_null(t);
+	assert_int_equal(t->nrows, GP_ARRAY_SIZE(want));
+	for (size_t r = 0; r < t->nrows; r++) {
+		assert_string_equal(gp_table_get(t, r, "mode"), want[r][0]);
+		assert_true(!strncmp(gp_table_get(t, r, "status"), want[r][1], strlen(want[r][1])));
+	}
+	gp_table_free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_ffma_latency_and_clock),
 		cmocka_unit_test(test_tput_fp32_under_ceiling),
+		cmocka_unit_test(test_fault_isolation),
 	};
 
 	return cmocka_run_group_tests_name("gpu", tests, group_setup, group_teardown);

@@ -1,0 +1,596 @@
+/* test_cli.c — the gpuprobe command line as a user meets it, run as a child process.
+ *
+ * The binary is $GPUPROBE, else bin/gpuprobe (make test runs from the repository root). What is
+ * held: the exit status says which class of failure happened (gp.h), a failure prints exactly
+ * one "gpuprobe: ..." line on stderr, a bad suite is refused (exit 3) before a GPU is looked
+ * for, `report` works without a GPU or gnuplot, and nothing a failed run does touches earlier
+ * results. The no-GPU exit (4) is only asserted where libcuda.so.1 cannot be loaded; the GPU
+ * paths are tested by test_gpu. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gp.h"
+#include "experiment.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+struct result {
+	int status; /* exit status, or 128 + signal */
+	char *out, *err;
+};
+
+static int no_gpu;
+static char no_gpu_why[256];
+
+static const char *binary(void)
+{
+	const char *b = getenv("GPUPROBE");
+
+	return b && *b ? b : "bin/gpuprobe";
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Each test gets a fresh temporary directory as its state, removed even when the test fails. */
+static int tmp_setup(void **state)
+{
+	char tmpl[] = "/tmp/gp_test_cli.XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	if (!d)
+		return -1;
+	*state = gp_strdup(d);
+	return *state ? 0 : -1;
+}
+
+static int tmp_teardown(void **state)
+{
+	nftw(*state, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(*state);
+	return 0;
+}
+
+static int group_setup(void **state)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (h) {
+		dlclose(h);
+		snprintf(no_gpu_why, sizeof no_gpu_why,
+			 "libcuda.so.1 loads here, so a GPU may be present (the GPU paths are test_gpu's)");
+	} else {
+		no_gpu = 1;
+	}
+	if (access(binary(), X_OK)) {
+		fprintf(stderr, "test_cli: %s is not an executable (set GPUPROBE or run from the "
+				"repository root after make)\n", binary());
+		return -1;
+	}
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	char *s = gp_read_file(path, NULL);
+
+	assert_non_null(s);
+	return s;
+}
+
+/* Run the binary with args (NULL-terminated) and extra "KEY=VALUE" environment entries;
+ * stdout and stderr are captured through files in dir. */
+static struct result run_env(const char *dir, const char *const *env, const char *const *args)
+{
+	char outp[PATH_MAX], errp[PATH_MAX];
+	const char *argv[32] = { binary() };
+	struct result r = { 0 };
+	size_t n = 1;
+	pid_t pid;
+	int st;
+
+	for (; args[n - 1]; n++) {
+		assert_true(n < GP_ARRAY_SIZE(argv) - 1);
+		argv[n] = args[n - 1];
+	}
+	argv[n] = NULL;
+	snprintf(outp, sizeof outp, "%s/.stdout", dir);
+	snprintf(errp, sizeof errp, "%s/.stderr", dir);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(126);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = slurp(outp);
+	r.err = slurp(errp);
+	unlink(outp);
+	unlink(errp);
+	return r;
+}
+
+#define RUN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void show(const struct result *r)
+{
+	print_error("exit %d\n--- stdout:\n%s--- stderr:\n%s---\n", r->status, r->out, r->err);
+}
+
+/* Exit status code and exactly one diagnostic line "gpuprobe: ...", holding want if given. */
+static void one_line_error(const struct result *r, int code, const char *want)
+{
+	const char *nl = strchr(r->err, '\n');
+
+	if (r->status != code || strncmp(r->err, "gpuprobe: ", 10) || !nl || nl[1] ||
+	    (want && !strstr(r->err, want))) {
+		show(r);
+		fail_msg("expected exit %d and exactly one line 'gpuprobe: ...'%s%s on stderr", code,
+			 want ? " naming " : "", want ? want : "");
+	}
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+/* Every path under dir with its type and content, in sorted order, as one string. */
+static void snapshot_into(FILE *f, const char *dir)
+{
+	struct dirent **ents;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		char p[PATH_MAX];
+		struct stat st;
+
+		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
+			snprintf(p, sizeof p, "%s/%s", dir, ents[i]->d_name);
+			assert_int_equal(lstat(p, &st), 0);
+			if (S_ISDIR(st.st_mode)) {
+				fprintf(f, "D %s\n", p);
+				snapshot_into(f, p);
+			} else {
+				size_t len;
+				char *c = gp_read_file(p, &len);
+				assert_non_null(c);
+				fprintf(f, "F %s %zu\n", p, len);
+				fwrite(c, 1, len, f);
+				fputc('\n', f);
+				free(c);
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+static char *snapshot(const char *dir)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	snapshot_into(f, dir);
+	fclose(f);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- version, help, list */
+
+static void test_version(void **state)
+{
+	static const char *const flags[] = { "--version", "-V" };
+	const char *want = "gpuprobe " GP_VERSION " (git ";
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(flags); i++) {
+		struct result r = RUN(*state, flags[i]);
+		if (r.status || strncmp(r.out, want, strlen(want)) || !strstr(r.out, ")\n") || *r.err) {
+			show(&r);
+			fail_msg("%s: expected exit 0 and '%s...)' on stdout only", flags[i], want);
+		}
+		result_free(&r);
+	}
+}
+
+static void test_help(void **state)
+{
+	static const char *const flags[] = { "--help", "-h" };
+	static const char *const words[] = { "usage: gpuprobe", "list", "info", "run", "report",
+					     "--suite", "--filter", "--out", "--reps" };
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(flags); i++) {
+		struct result r = RUN(*state, flags[i]);
+		if (r.status || *r.err)
+			show(&r);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.err, "");
+		for (size_t w = 0; w < GP_ARRAY_SIZE(words); w++)
+			if (!strstr(r.out, words[w]))
+				fail_msg("%s does not mention %s", flags[i], words[w]);
+		result_free(&r);
+	}
+}
+
+static void test_list(void **state)
+{
+	struct result r = RUN(*state, "list");
+
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, "");
+	for (size_t i = 0; i < gp_nexperiments; i++) {
+		const struct gp_experiment *e = gp_experiments[i];
+		char line[128];
+		snprintf(line, sizeof line, "\n%s ", e->name);
+		if (!strstr(r.out, line))
+			fail_msg("list does not show '%s' at the start of a line", e->name);
+		if (!strstr(r.out, e->id))
+			fail_msg("list does not show the id %s of %s", e->id, e->name);
+		for (size_t k = 0; k < e->impl->nparams; k++)
+			if (!strstr(r.out, e->impl->params[k].name))
+				fail_msg("list does not show %s.%s", e->name, e->impl->params[k].name);
+	}
+	result_free(&r);
+	r = RUN(*state, "list", "extra");
+	one_line_error(&r, GP_EUSAGE, NULL);
+	result_free(&r);
+}
+
+/* ---------------------------------------------------------------- usage errors: exit 2 */
+
+static void test_unknown_command(void **state)
+{
+	struct result r = RUN(*state, "frobnicate");
+
+	one_line_error(&r, GP_EUSAGE, "'frobnicate'");
+	result_free(&r);
+	r = run_env(*state, NULL, (const char *const[]){ NULL });
+	one_line_error(&r, GP_EUSAGE, "command");
+	result_free(&r);
+}
+
+static void test_unknown_experiment(void **state)
+{
+	struct result r = RUN(*state, "run", "lat_nope");
+
+	one_line_error(&r, GP_EUSAGE, "'lat_nope'");
+	result_free(&r);
+	r = RUN(*state, "run", "--suite", "configs/quick.csv", "lat_ffma", "lat_nope");
+	one_line_error(&r, GP_EUSAGE, "'lat_nope'");
+	result_free(&r);
+}
+
+static void test_bad_numbers(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "--reps", "x" }, { "--reps", "0" }, { "--reps", "1001" }, { "--reps", "5x" },
+		{ "--reps", "" }, { "--warmup", "-1" }, { "--device", "gpu0" },
+		{ "--reps", "99999999999999999999" }, { "--timeout", "0" },
+	};
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+		struct result r = RUN(*state, "run", bad[i][0], bad[i][1], "lat_ffma");
+		one_line_error(&r, GP_EUSAGE, bad[i][0]);
+		result_free(&r);
+	}
+}
+
+static void test_bad_filter(void **state)
+{
+	struct result r = RUN(*state, "run", "--filter", "(");
+
+	one_line_error(&r, GP_EUSAGE, "--filter");
+	result_free(&r);
+	/* a filter that selects nothing is a usage error too, not an empty run */
+	r = RUN(*state, "run", "--suite", "configs/quick.csv", "--filter", "^zzz$");
+	one_line_error(&r, GP_EUSAGE, NULL);
+	result_free(&r);
+}
+
+/* getopt's own complaint must not add a second line to ours. */
+static void test_unknown_option(void **state)
+{
+	static const char *const cmds[][2] = {
+		{ "run", "--bogus" }, { "info", "--bogus" }, { "report", "--bogus" }, { "run", "--reps" },
+	};
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cmds); i++) {
+		struct result r = RUN(*state, cmds[i][0], cmds[i][1]);
+		one_line_error(&r, GP_EUSAGE, NULL);
+		result_free(&r);
+	}
+}
+
+/* ---------------------------------------------------------------- bad suites: exit 3, no GPU needed */
+
+static void bad_suite(const char *dir, const char *text, const char *want1, const char *want2)
+{
+	char suite[PATH_MAX], out[PATH_MAX];
+	struct result r;
+
+	snprintf(suite, sizeof suite, "%s/suite.csv", dir);
+	snprintf(out, sizeof out, "%s/results", dir);
+	if (text)
+		write_file(suite, text);
+	r = RUN(dir, "run", "--suite", suite, "--out", out);
+	one_line_error(&r, GP_ECONFIG, want1);
+	if (want2 && !strstr(r.err, want2)) {
+		show(&r);
+		fail_msg("message does not name '%s'", want2);
+	}
+	/* refused before anything was created */
+	assert_false(exists(out));
+	result_free(&r);
+	unlink(suite);
+}
+
+static void test_suite_ragged(void **state)
+{
+	bad_suite(*state, "experiment,parameter,values\nlat_ffma,iters,4\nlat_ffma,threads\n", "line 3",
+		  "suite.csv");
+}
+
+static void test_suite_unknown_experiment(void **state)
+{
+	bad_suite(*state, "experiment,parameter,values\nlat_nope,,\n", "'lat_nope'", "line 2");
+}
+
+static void test_suite_out_of_range(void **state)
+{
+	bad_suite(*state, "experiment,parameter,values\nlat_ffma,threads,32 5000\n", "5000", "threads");
+}
+
+static void test_suite_empty_file(void **state)
+{
+	bad_suite(*state, "", "empty", "suite.csv");
+}
+
+static void test_suite_missing_file(void **state)
+{
+	bad_suite(*state, NULL, "suite.csv", NULL);
+}
+
+static void test_suite_too_many_points(void **state)
+{
+	bad_suite(*state,
+		  "experiment,parameter,values\nlat_ffma,threads,1:1024:1\nlat_ffma,iters,1:1000:1\n",
+		  "more than 100000", "lat_ffma");
+}
+
+/* ---------------------------------------------------------------- report: no GPU, no gnuplot */
+
+static void test_report_not_a_run_dir(void **state)
+{
+	struct result r = RUN(*state, "report", *state);
+
+	one_line_error(&r, GP_EUSAGE, "meta.csv");
+	result_free(&r);
+	r = RUN(*state, "report");
+	one_line_error(&r, GP_EUSAGE, NULL);
+	result_free(&r);
+}
+
+static void test_report_bad_meta(void **state)
+{
+	char path[PATH_MAX];
+	struct result r;
+
+	snprintf(path, sizeof path, "%s/meta.csv", (char *)*state);
+	write_file(path, "name,thing\na,b\n");
+	r = RUN(*state, "report", *state);
+	one_line_error(&r, GP_ECONFIG, "meta.csv");
+	snprintf(path, sizeof path, "%s/REPORT.md", (char *)*state);
+	assert_false(exists(path));
+	result_free(&r);
+}
+
+static void make_run_dir(const char *dir)
+{
+	const struct gp_experiment *e = gp_experiment_find("lat_ffma");
+	struct gp_table *t;
+	char path[PATH_MAX], err[128];
+
+	assert_non_null(e);
+	snprintf(path, sizeof path, "%s/meta.csv", dir);
+	write_file(path, "key,value\n"
+			 "gpuprobe_version,0.1.0\n"
+			 "device_name,NVIDIA H100 80GB HBM3\n"
+			 "compute_capability,9.0\n"
+			 "sm_count,132\n"
+			 "sm_clock_max_MHz,1980\n"
+			 "status,complete\n"
+			 "command_line,\"gpuprobe run --suite configs/quick.csv, then report\"\n");
+	/* lat_ffma.csv with the registry's real columns */
+	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	assert_non_null(t);
+	for (int row = 0; row < 2; row++) {
+		assert_int_equal(gp_row_begin(t), 0);
+		for (size_t c = 0; c < e->impl->ncolumns; c++)
+			assert_int_equal(gp_row_str(t, e->impl->columns[c], "1"), 0);
+		assert_int_equal(gp_row_int(t, "threads", row ? 1024 : 32), 0);
+		assert_int_equal(gp_row_num(t, "cycles_per_ffma_min", 4.125), 0);
+		assert_int_equal(gp_row_str(t, "status", "ok"), 0);
+		assert_int_equal(gp_row_end(t, err, sizeof err), 0);
+	}
+	snprintf(path, sizeof path, "%s/lat_ffma.csv", dir);
+	assert_int_equal(gp_table_save(t, path), 0);
+	gp_table_free(t);
+}
+
+static void test_report_writes_markdown(void **state)
+{
+	static const char *const env[] = { "GNUPLOT=/nonexistent/gnuplot", NULL };
+	char run[PATH_MAX], path[PATH_MAX + 16], *md;
+	struct dirent **ents;
+	struct result r;
+	int n;
+
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3/20250101-000000", (char *)*state);
+	snprintf(path, sizeof path, "%s/h100-80gb-hbm3", (char *)*state);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+	r = run_env(*state, env, (const char *const[]){ "report", run, NULL });
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	if (!strstr(md, "NVIDIA H100 80GB HBM3") || !strstr(md, "4.125") || !strstr(md, "lat_ffma") ||
+	    !strstr(md, "tput_fp32"))
+		fail_msg("REPORT.md lacks the device name, the measured value or a section:\n%s", md);
+	free(md);
+	/* no temporary file left, inputs still there */
+	n = scandir(run, &ents, NULL, alphasort);
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		if (strstr(ents[i]->d_name, ".tmp."))
+			fail_msg("temporary file %s left in the run directory", ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+	snprintf(path, sizeof path, "%s/lat_ffma.csv", run);
+	assert_true(exists(path));
+	result_free(&r);
+}
+
+/* ---------------------------------------------------------------- earlier results untouched */
+
+static void test_earlier_results_untouched(void **state)
+{
+	char root[PATH_MAX], run[PATH_MAX + 64], suite[PATH_MAX], *before, *after;
+	struct result r;
+
+	snprintf(root, sizeof root, "%s/results", (char *)*state);
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3", root);
+	assert_int_equal(mkdir(root, 0700), 0);
+	assert_int_equal(mkdir(run, 0700), 0);
+	strcat(run, "/20250101-000000");
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+	snprintf(suite, sizeof suite, "%s/REPORT.md", run);
+	write_file(suite, "# an earlier report\n");
+	snprintf(suite, sizeof suite, "%s/bad.csv", (char *)*state);
+	write_file(suite, "experiment,parameter,values\nlat_ffma,iters\n");
+	before = snapshot(root);
+
+	r = RUN(*state, "run", "--suite", suite, "--out", root);
+	one_line_error(&r, GP_ECONFIG, NULL);
+	result_free(&r);
+	r = RUN(*state, "run", "--reps", "0", "--out", root);
+	one_line_error(&r, GP_EUSAGE, NULL);
+	result_free(&r);
+	if (no_gpu) {
+		r = RUN(*state, "run", "--suite", "configs/quick.csv", "--out", root);
+		one_line_error(&r, GP_ENOGPU, NULL);
+		result_free(&r);
+		r = RUN(*state, "run", "--out", root, "lat_ffma");
+		one_line_error(&r, GP_ENOGPU, NULL);
+		result_free(&r);
+	} else {
+		print_message("not running 'run' without a GPU: %s\n", no_gpu_why);
+	}
+	after = snapshot(root);
+	assert_string_equal(after, before);
+	free(before);
+	free(after);
+}
+
+/* ---------------------------------------------------------------- no GPU: exit 4 */
+
+static void test_no_gpu(void **state)
+{
+	char out[PATH_MAX];
+	struct result r;
+
+	if (!no_gpu) {
+		print_message("skipped: %s\n", no_gpu_why);
+		skip();
+	}
+	snprintf(out, sizeof out, "%s/results", (char *)*state);
+	r = RUN(*state, "run", "--suite", "configs/quick.csv", "--out", out);
+	one_line_error(&r, GP_ENOGPU, NULL);
+	assert_false(exists(out));
+	result_free(&r);
+	r = RUN(*state, "info");
+	one_line_error(&r, GP_ENOGPU, NULL);
+	result_free(&r);
+	r = RUN(*state, "info", "--device", "3");
+	one_line_error(&r, GP_ENOGPU, NULL);
+	result_free(&r);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, tmp_setup, tmp_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_version),
+		T(test_help),
+		T(test_list),
+		T(test_unknown_command),
+		T(test_unknown_experiment),
+		T(test_bad_numbers),
+		T(test_bad_filter),
+		T(test_unknown_option),
+		T(test_suite_ragged),
+		T(test_suite_unknown_experiment),
+		T(test_suite_out_of_range),
+		T(test_suite_empty_file),
+		T(test_suite_missing_file),
+		T(test_suite_too_many_points),
+		T(test_report_not_a_run_dir),
+		T(test_report_bad_meta),
+		T(test_report_writes_markdown),
+		T(test_earlier_results_untouched),
+		T(test_no_gpu),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, group_setup, NULL);
+}
