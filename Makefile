@@ -52,7 +52,10 @@ CU_SRC := $(wildcard probes/*.cu bench/*.cu)
 TEST_SRC := $(wildcard tests/test_*.c)
 DEF_SRC := $(sort $(wildcard probes/*.def bench/*.def))
 
-HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/obj/%.o)
+TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
+CUBINS := $(foreach t,$(TEMPLATE_SRC),$(foreach s,$(SM),$(BUILD)/cubins/$(basename $(notdir $(t))).sm_$(s).cubin))
+
+HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cubins.o $(BUILD)/obj/gen/cubins_data.o
 FATBIN := $(CU_SRC:%.cu=$(BUILD)/kernels/%.fatbin)
 IMAGE_OBJ := $(CU_SRC:%.cu=$(BUILD)/kernels/%.image.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -102,6 +105,29 @@ $(BUILD)/kernels/%.image.S: $(BUILD)/kernels/%.fatbin
 
 $(BUILD)/kernels/%.image.o: $(BUILD)/kernels/%.image.S
 	@echo "  EMBED   $*"
+	$(Q)$(CC) -c -o $@ $<
+
+# Patchable templates: one cubin per sm (the SASS patcher edits one sm's machine code), embedded
+# with a lookup table (harness/templates.h).
+define CUBIN_RULE
+$(BUILD)/cubins/%.sm_$(1).cubin: probes/patch/%.cu
+	@mkdir -p $$(@D)
+	@echo "  CUBIN   $$< [sm_$(1)]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -MD -MF $$@.d -o $$@ $$<
+endef
+$(foreach s,$(SM),$(eval $(call CUBIN_RULE,$(s))))
+
+$(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c &: $(CUBINS) scripts/embed-cubins.sh Makefile
+	@mkdir -p $(BUILD)/gen
+	$(Q)scripts/embed-cubins.sh $(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c $(CUBINS)
+
+$(BUILD)/obj/gen/cubins.o: $(BUILD)/gen/cubins.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/gen/cubins_data.o: $(BUILD)/gen/cubins.S
+	@mkdir -p $(@D)
+	@echo "  EMBED   template cubins"
 	$(Q)$(CC) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIBGP)
