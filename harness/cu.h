@@ -18,7 +18,8 @@
 	X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)   \
 	X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuEventCreate) X(cuEventDestroy)           \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)             \
-	X(cuGetErrorString) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemGetInfo)
+	X(cuGetErrorString) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemGetInfo)     \
+	X(cuMemcpyDtoD) X(cuMemsetD32)
 
 #define GP_CU_MEMBER(fn) __typeof__(fn) *fn;
 struct gp_cu {

@@ -26,6 +26,8 @@ static const char usage[] =
 	"      --timeout S           watchdog per sweep point: a point silent for S seconds is\n"
 	"                            recorded as hung and the run goes on (default 300)\n"
 	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
+	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every value, flagged\n"
+	"                            where the difference exceeds the measured spread\n"
 	"  sass dump|patch ...       cubin tools (gpuprobe sass --help)\n"
 	"\n"
 	"  -q, --quiet               no progress on stderr\n"
@@ -183,6 +185,13 @@ int main(int argc, char **argv)
 		return cmd_run(argc, argv, full_argv, full_argc);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc, argv);
+	if (!strcmp(cmd, "compare")) {
+		if (argc != 3) {
+			gp_err("compare: expected two run directories");
+			return GP_EUSAGE;
+		}
+		return gp_cmd_compare(argv[1], argv[2]);
+	}
 	if (!strcmp(cmd, "sass"))
 		return gp_sass_main(argc, argv);
 	gp_err("unknown command '%s' (gpuprobe --help lists them)", cmd);

@@ -19,6 +19,7 @@ int gp_cmd_run(const struct gp_run_opts *o);
 int gp_cmd_report(const char *dir, int plots_only);
 int gp_cmd_list(void);
 int gp_cmd_info(int device);
+int gp_cmd_compare(const char *dir_a, const char *dir_b);
 
 /* The installation's top directory (holds configs/ and plots/): $GPUPROBE_HOME, else the
  * parent of the directory holding the executable. */

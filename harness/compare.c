@@ -1,0 +1,204 @@
+/* compare.c — `gpuprobe compare RUN_A RUN_B`: two runs side by side (two GPUs, or before and after
+ * a change). Rows are matched by the experiment's parameter columns (and their order of
+ * occurrence), every numeric column is compared as B / A, and a difference is flagged when it
+ * exceeds the larger of the two rows' measured spread ((max - min) / median over repetitions):
+ * beyond what repeating the measurement moved. The comparison is a tidy CSV on stdout. */
+#include "gp.h"
+#include "experiment.h"
+#include "run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const out_cols[] = {
+	"experiment", "key", "column", "a", "b", "ratio_b_over_a", "spread", "beyond_spread",
+};
+
+static int is_param(const struct gp_experiment *e, const char *col)
+{
+	for (size_t i = 0; i < e->impl->nparams; i++)
+		if (!strcmp(e->impl->params[i].name, col))
+			return 1;
+	return 0;
+}
+
+/* "threads=64 op=ffma #0": the parameter columns of row r and its occurrence among equal keys. */
+static void row_key(const struct gp_experiment *e, const struct gp_table *t, size_t r, char *buf, size_t len)
+{
+	size_t used = 0, nth = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < t->ncols && used < len; c++)
+		if (is_param(e, t->cols[c]))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", t->cols[c],
+						 t->cells[r * t->ncols + c]);
+	for (size_t q = 0; q < r; q++) {
+		int same = 1;
+		for (size_t c = 0; c < t->ncols && same; c++)
+			if (is_param(e, t->cols[c]) && strcmp(t->cells[q * t->ncols + c], t->cells[r * t->ncols + c]))
+				same = 0;
+		nth += same;
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, "%s#%zu", used ? " " : "", nth);
+}
+
+static long find_row(const struct gp_experiment *e, const struct gp_table *t, const char *key)
+{
+	char k[512];
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		row_key(e, t, r, k, sizeof k);
+		if (!strcmp(k, key))
+			return (long)r;
+	}
+	return -1;
+}
+
+static int add(struct gp_table *o, const char *exp, const char *key, const char *col, const char *a,
+	       const char *b, double ratio, const char *spread, const char *beyond)
+{
+	char err[64];
+
+	gp_row_begin(o);
+	gp_row_str(o, "experiment", exp);
+	gp_row_str(o, "key", key);
+	gp_row_str(o, "column", col);
+	gp_row_str(o, "a", a);
+	gp_row_str(o, "b", b);
+	if (isnan(ratio))
+		gp_row_str(o, "ratio_b_over_a", "");
+	else
+		gp_row_num(o, "ratio_b_over_a", ratio);
+	gp_row_str(o, "spread", spread);
+	gp_row_str(o, "beyond_spread", beyond);
+	return gp_row_end(o, err, sizeof err);
+}
+
+static struct gp_table *load_csv(const char *dir, const char *name, int required, int *rc)
+{
+	char path[PATH_MAX], err[512];
+	struct gp_table *t;
+	struct stat st;
+
+	snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+	if (stat(path, &st)) {
+		if (required) {
+			gp_err("%s is not a gpuprobe run directory (no %s.csv)", dir, name);
+			*rc = GP_EUSAGE;
+		}
+		return NULL;
+	}
+	if (!(t = gp_table_load(path, err, sizeof err))) {
+		gp_err("%s: %s", path, err);
+		*rc = GP_ECONFIG;
+	}
+	return t;
+}
+
+static void compare_meta(struct gp_table *o, const struct gp_table *ma, const struct gp_table *mb)
+{
+	static const char *const keys[] = { "device_name", "compute_capability", "sm_clock_measured_MHz",
+					     "driver_version", "git_revision", "started_utc" };
+
+	for (size_t k = 0; k < GP_ARRAY_SIZE(keys); k++) {
+		const char *a = "", *b = "";
+		double x, y;
+		for (size_t r = 0; r < ma->nrows; r++)
+			if (!strcmp(gp_table_get(ma, r, "key"), keys[k]))
+				a = gp_table_get(ma, r, "value");
+		for (size_t r = 0; r < mb->nrows; r++)
+			if (!strcmp(gp_table_get(mb, r, "key"), keys[k]))
+				b = gp_table_get(mb, r, "value");
+		add(o, "meta", "", keys[k], a, b,
+		    !gp_parse_double(a, &x) && !gp_parse_double(b, &y) && x != 0 ? y / x : NAN, "", "");
+	}
+}
+
+/* One experiment: every numeric non-parameter column of every row found in both runs. */
+static size_t compare_experiment(struct gp_table *o, const struct gp_experiment *e, const struct gp_table *a,
+				 const struct gp_table *b, size_t *flagged)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < a->nrows; r++) {
+		char key[512], spread[32] = "";
+		double sa = NAN, sb = NAN, s = NAN;
+		long rb;
+
+		row_key(e, a, r, key, sizeof key);
+		if ((rb = find_row(e, b, key)) < 0)
+			continue;
+		gp_table_get_double(a, r, "spread", &sa);
+		gp_table_get_double(b, (size_t)rb, "spread", &sb);
+		if (!isnan(sa) || !isnan(sb)) {
+			s = fmax(isnan(sa) ? 0 : sa, isnan(sb) ? 0 : sb);
+			snprintf(spread, sizeof spread, "%.6g", s);
+		}
+		for (size_t c = 0; c < a->ncols; c++) {
+			const char *col = a->cols[c], *va = a->cells[r * a->ncols + c], *vb = gp_table_get(b, (size_t)rb, col);
+			double x, y;
+			const char *beyond = "unknown";
+
+			if (is_param(e, col) || !strcmp(col, "spread") || !vb || gp_parse_double(va, &x) ||
+			    gp_parse_double(vb, &y))
+				continue;
+			if (!isnan(s) && x != 0) {
+				beyond = fabs(y - x) / fabs(x) > s ? "yes" : "no";
+				*flagged += beyond[0] == 'y';
+			}
+			add(o, e->name, key, col, va, vb, x != 0 ? y / x : NAN, spread, beyond);
+			n++;
+		}
+	}
+	return n;
+}
+
+int gp_cmd_compare(const char *dir_a, const char *dir_b)
+{
+	struct gp_table *o = gp_table_new(out_cols, GP_ARRAY_SIZE(out_cols));
+	struct gp_table *ma = NULL, *mb = NULL;
+	size_t n = 0, flagged = 0, shared = 0;
+	int rc = 0;
+
+	if (!o)
+		return GP_EFAIL;
+	if (!(ma = load_csv(dir_a, "meta", 1, &rc)) || !(mb = load_csv(dir_b, "meta", 1, &rc)))
+		goto done;
+	if (gp_table_col(ma, "key") < 0 || gp_table_col(ma, "value") < 0 || gp_table_col(mb, "key") < 0 ||
+	    gp_table_col(mb, "value") < 0) {
+		gp_err("meta.csv without key,value columns");
+		rc = GP_ECONFIG;
+		goto done;
+	}
+	compare_meta(o, ma, mb);
+	for (size_t i = 0; i < gp_nexperiments && !rc; i++) {
+		const struct gp_experiment *e = gp_experiments[i];
+		struct gp_table *a = load_csv(dir_a, e->name, 0, &rc), *b = load_csv(dir_b, e->name, 0, &rc);
+
+		if (a && b) {
+			n += compare_experiment(o, e, a, b, &flagged);
+			shared++;
+		}
+		gp_table_free(a);
+		gp_table_free(b);
+	}
+	if (rc)
+		goto done;
+	if (gp_table_write(o, stdout)) {
+		gp_err("cannot write the comparison: %s", strerror(errno));
+		rc = GP_EIO;
+		goto done;
+	}
+	gp_info("gpuprobe: %zu experiments in both runs, %zu values compared, %zu differ beyond their spread\n",
+		shared, n, flagged);
+done:
+	gp_table_free(o);
+	gp_table_free(ma);
+	gp_table_free(mb);
+	return rc;
+}
