@@ -27,7 +27,7 @@ CSTD := -std=gnu11
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iharness -Iprobes -Ibench -I$(BUILD)/gen -I$(CUDA_HOME)/include -D_GNU_SOURCE \
-	-DGP_VERSION='"$(VERSION)"' -DGP_GIT_REV='"$(GIT_REV)"'
+	-DGP_VERSION='"$(VERSION)"' -DGP_GIT_REV='"$(GIT_REV)"' -DGP_CUDA_LIB_DIR='"$(CUDA_HOME)/lib64"'
 # Host arithmetic that validates GPU results must not be contracted into FMAs behind our back.
 HOST_FLAGS := $(CSTD) $(WARN) -ffp-contract=off -MMD -MP
 LDLIBS += -ldl -lm -lpthread
