@@ -6,6 +6,7 @@
 #ifndef GP_H
 #define GP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,6 +32,11 @@ void gp_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int gp_quiet;
 
 #define GP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* SIGINT/SIGTERM received (the signal number), once gp_catch_signals() is in force: long
+ * commands check it between units of work, finish the file in hand and stop cleanly. */
+extern volatile sig_atomic_t gp_signal;
+void gp_catch_signals(void);
 
 /* Parse a whole string as a number; 0 on success, -1 if empty, trailing junk or out of range. */
 int gp_parse_long(const char *s, long min, long max, long *out);

@@ -20,8 +20,8 @@ const char *gp_reference(const struct gp_table *ref, const char *experiment, con
 			 const char **gpu, const char **source)
 {
 	for (size_t r = 0; ref && r < ref->nrows; r++) {
-		if (strcmp(gp_table_get(ref, r, "experiment"), experiment) ||
-		    strcmp(gp_table_get(ref, r, "key"), key))
+		const char *e = gp_table_get(ref, r, "experiment"), *k = gp_table_get(ref, r, "key");
+		if (!e || !k || strcmp(e, experiment) || strcmp(k, key))
 			continue;
 		if (gpu)
 			*gpu = gp_table_get(ref, r, "gpu");
@@ -110,8 +110,14 @@ int gp_cmd_report(const char *dir, int plots_only)
 	}
 	snprintf(path, sizeof path, "%s/configs/reference.csv", gp_home());
 	ref = gp_table_load(path, err, sizeof err);
-	if (!ref)
+	if (!ref) {
 		gp_err("warning: reference numbers unavailable (%s: %s)", path, err);
+	} else if (gp_table_col(ref, "experiment") < 0 || gp_table_col(ref, "key") < 0 ||
+		   gp_table_col(ref, "value") < 0) {
+		gp_err("warning: %s lacks the experiment,key,value columns: reference numbers ignored", path);
+		gp_table_free(ref);
+		ref = NULL;
+	}
 
 	if (!plots_only) {
 		snprintf(path, sizeof path, "%s/REPORT.md", dir);
@@ -128,9 +134,17 @@ int gp_cmd_report(const char *dir, int plots_only)
 			fprintf(md, "| %s | %s |\n", meta_keys[i], meta_get(meta, meta_keys[i]));
 		fputc('\n', md);
 	}
+	gp_catch_signals();
 	for (size_t i = 0; i < gp_nexperiments; i++) {
 		const struct gp_experiment *e = gp_experiments[i];
 		struct gp_table *t;
+
+		if (gp_signal) {
+			/* Leave the earlier REPORT.md as it was; the temporary one goes at done: */
+			gp_err("report %s interrupted: REPORT.md left as it was", dir);
+			rc = GP_EINTR;
+			goto done;
+		}
 
 		snprintf(path, sizeof path, "%s/%s.csv", dir, e->name);
 		if (md)
@@ -194,7 +208,8 @@ int gp_cmd_report(const char *dir, int plots_only)
 		       dir);
 	if (chart_fail || (no_gnuplot && plots_only))
 		rc = rc ? rc : GP_EFAIL;
-	gp_info("gpuprobe: report %s: %d charts rendered\n", dir, charts);
+	if (!rc)
+		gp_info("gpuprobe: report %s: %d charts rendered\n", dir, charts);
 done:
 	if (md) {
 		fclose(md);

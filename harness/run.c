@@ -22,13 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
-
 const char *gp_home(void)
 {
 	static char home[PATH_MAX];
@@ -332,18 +325,18 @@ static const char *kv_get(const struct gp_kv *kv, size_t n, const char *key)
 int gp_cmd_run(const struct gp_run_opts *o)
 {
 	struct gp_suite suite;
-	struct gp_run run = { .reps = o->reps, .warmup = o->warmup };
+	struct gp_device dev;
+	struct gp_run run = { .dev = &dev, .reps = o->reps, .warmup = o->warmup };
 	struct gp_table **tables = NULL;
 	struct gp_kv kv[48];
 	struct gp_progress progress = { .t0 = gp_now() };
 	struct gp_isolation iso = { .device = o->device, .reps = o->reps, .warmup = o->warmup,
-				    .timeout_s = o->timeout_s, .interrupted = &interrupted,
+				    .timeout_s = o->timeout_s, .interrupted = &gp_signal,
 				    .progress = &progress };
 	char suite_name[PATH_MAX], dir[PATH_MAX], why[512], slug[128];
 	size_t nkv = 0;
 	time_t started = time(NULL);
 	int rc, worst = 0, stop = 0;
-	struct sigaction sa = { .sa_handler = on_signal };
 
 	if ((rc = prepare(o, &suite, suite_name, sizeof suite_name)))
 		return rc;
@@ -354,10 +347,8 @@ int gp_cmd_run(const struct gp_run_opts *o)
 		gp_sweep_free(&sw);
 	}
 	progress.nexp = suite.n;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if ((rc = gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug))) {
+	gp_catch_signals();
+	if ((rc = gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
 		gp_suite_free(&suite);
 		return rc;
 	}
@@ -373,7 +364,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	gp_info("gpuprobe: %s (cc %s, %s SMs) -> %s\n", kv_get(kv, nkv, "device_name"),
 		kv_get(kv, nkv, "compute_capability"), kv_get(kv, nkv, "sm_count"), dir);
 
-	for (size_t i = 0; i < suite.n && !interrupted && !stop; i++) {
+	for (size_t i = 0; i < suite.n && !gp_signal && !stop; i++) {
 		const struct gp_experiment *e = suite.items[i].exp;
 		struct gp_sweep sw;
 		char path[PATH_MAX];
@@ -407,15 +398,15 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	if (write_profile(dir, &run))
 		worst = worst ? worst : GP_EIO;
 	rc = write_meta(dir, kv, nkv, o, suite_name,
-			interrupted ? "interrupted" : stop ? "failed" : worst == GP_ECUDA ? "faults" :
+			gp_signal ? "interrupted" : stop ? "failed" : worst == GP_ECUDA ? "faults" :
 			worst ? "invalid-results" : "complete",
 			started, gp_now() - progress.t0, run_clock(tables, suite.n));
 	if (!rc)
-		rc = interrupted ? GP_EINTR : worst;
+		rc = gp_signal ? GP_EINTR : worst;
 	gp_info("gpuprobe: %s in %.1f s: %s\n", rc ? "finished with errors" : "done", gp_now() - progress.t0, dir);
 	printf("%s\n", dir);
 	fflush(stdout);
-	if (o->report && !interrupted) {
+	if (o->report && !gp_signal) {
 		int rrc = gp_cmd_report(dir, 0);
 		if (!rc)
 			rc = rrc;

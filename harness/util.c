@@ -9,7 +9,22 @@
 #include <string.h>
 
 int gp_quiet;
+volatile sig_atomic_t gp_signal;
 static char last_error[512];
+
+static void on_signal(int sig)
+{
+	gp_signal = sig;
+}
+
+void gp_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 void gp_err(const char *fmt, ...)
 {

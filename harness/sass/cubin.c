@@ -279,6 +279,10 @@ int gp_cubin_nvinfo_next(const struct gp_cubin *c, size_t sec, size_t *pos, stru
 	if (sec >= c->nsec)
 		return -1;
 	s = &c->sec[sec];
+	/* A NOBITS section has no bytes in the file (its offset and size were not bounds-checked):
+	 * an attribute table of that type is malformed, never something to read. */
+	if (s->type == SHT_NOBITS)
+		return -1;
 	if (*pos >= s->size)
 		return 0;
 	if (s->size - *pos < 4)

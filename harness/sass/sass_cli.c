@@ -9,6 +9,7 @@
 #include "sass/insn.h"
 #include "sass/patch.h"
 #include "sass/sass.h"
+#include "sass/solver.h"
 #include "gp.h"
 
 #include <csv.h>
@@ -27,6 +28,8 @@ struct sass_opts {
 static void usage(FILE *f)
 {
 	fputs("usage: gpuprobe sass dump FILE [--kernel K]\n"
+	      "       gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW]\n"
+	      "                               [--nvdisasm PATH] [--max-samples N]\n"
 	      "       gpuprobe sass patch FILE --kernel K --index I --field NAME --value V [--force] -o OUT\n"
 	      "fields:", f);
 	for (int i = 0; i < GP_F_COUNT; i++)
@@ -221,17 +224,16 @@ int gp_sass_main(int argc, char **argv)
 	struct gp_cubin c;
 	int io_error, rc;
 
-	if (parse_args(argc, argv, &o) < 0) {
-		usage(stderr);
+	if (argc > 1 && !strcmp(argv[1], "solve"))
+		return gp_sass_solve_main(argc - 1, argv + 1);
+	if (parse_args(argc, argv, &o) < 0)
 		return GP_EUSAGE;
-	}
 	if (o.help) {
 		usage(stdout);
 		return GP_OK;
 	}
 	if (!o.cmd || (strcmp(o.cmd, "dump") && strcmp(o.cmd, "patch"))) {
-		gp_err("sass: %s", o.cmd ? "unknown command (dump, patch)" : "missing command");
-		usage(stderr);
+		gp_err("sass: %s (gpuprobe sass --help)", o.cmd ? "unknown command (dump, patch, solve)" : "missing command");
 		return GP_EUSAGE;
 	}
 	if (!o.file) {

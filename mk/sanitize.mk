@@ -1,0 +1,92 @@
+# sanitize.mk — the host code under ASan/UBSan and valgrind, the kernels under compute-sanitizer.
+#
+#   make asan        host code and every test program built with -fsanitize=address,undefined
+#                    -fno-sanitize-recover=all in $(ASAN_BUILD) (its own gpuprobe binary too, which
+#                    the CLI tests run) and run through tests/run.sh; GPU tests skip without a GPU
+#   make valgrind    the normal test programs under valgrind memcheck (--error-exitcode=1,
+#                    --leak-check=full); children are not traced, so the gpuprobe binary that
+#                    test_cli spawns and the nvcc that test_sass runs execute natively
+#   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) run by bin/gpuprobe under
+#                    compute-sanitizer memcheck and racecheck (--target-processes all: the runner
+#                    measures in child processes); fails on any reported error; logs and a
+#                    summary under $(SANITIZE_OUT). Without compute-sanitizer it fails saying so.
+#
+# The sanitizer trees are separate sub-makes (BUILD=…, their own BIN), so build/ and bin/ are
+# never touched; kernel images and template cubins are reused from the normal build (data only).
+
+ASAN_CC ?= $(CC)
+ASAN_BUILD ?= $(BUILD)/asan
+ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(ASAN_BUILD)/tests/%)
+
+VALGRIND ?= valgrind
+VALGRIND_FLAGS ?= -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	--track-origins=yes --trace-children=no --child-silent-after-fork=yes
+VALGRIND_DIR := $(BUILD)/valgrind
+
+SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer \
+	$(CUDA_HOME)/compute-sanitizer/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
+SANITIZE_SUITE ?= configs/quick.csv
+SANITIZE_TOOLS ?= memcheck racecheck
+# Which experiments of the suite (default: every one), so a session can split the work over
+# several calls, e.g. SANITIZE_EXPERIMENTS="lat_ffma tput_fp32" SANITIZE_TOOLS=memcheck.
+SANITIZE_EXPERIMENTS ?=
+SANITIZE_OUT ?= $(BUILD)/sanitize
+# Correctness, not timing: one repetition, no warm-up; the watchdog and the outer limit leave
+# room for the 10-100x slowdown of instrumented kernels.
+SANITIZE_ARGS ?= --reps 1 --warmup 0 --timeout 1200
+SANITIZE_LIMIT_S ?= 1800
+
+.PHONY: asan valgrind sanitize
+
+ifndef GP_SUBMAKE
+
+asan: $(IMAGE_OBJ) $(CUBINS)
+	$(Q)$(MAKE) --no-print-directory GP_SUBMAKE=1 BUILD=$(ASAN_BUILD) BIN=$(ASAN_BUILD)/bin/gpuprobe \
+		IMAGE_OBJ="$(IMAGE_OBJ)" CUBINS="$(CUBINS)" CC=$(ASAN_CC) \
+		CFLAGS="-O1 -g -fno-omit-frame-pointer $(ASAN_SAN)" LDFLAGS="$(LDFLAGS) $(ASAN_SAN)" all
+	$(Q)GPUPROBE=$(ASAN_BUILD)/bin/gpuprobe GPUPROBE_HOME=$(CURDIR) \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		BUILD=$(ASAN_BUILD) NVCC=$(NVCC) tests/run.sh $(ASAN_TEST_BIN)
+
+# One wrapper per test program, so tests/run.sh keeps its per-program summary and counts a
+# valgrind error (exit 1 after every test passed) as a failure of that program.
+valgrind: all
+	$(Q)command -v $(VALGRIND) >/dev/null || { echo "make valgrind: $(VALGRIND) not found (Debian package valgrind)" >&2; exit 2; }
+	$(Q)mkdir -p $(VALGRIND_DIR) && for t in $(TEST_BIN); do \
+		w=$(VALGRIND_DIR)/$$(basename $$t); \
+		printf '#!/bin/sh\nexec %s %s %s "$$@"\n' '$(VALGRIND)' '$(VALGRIND_FLAGS)' "$$t" > $$w && chmod +x $$w; \
+	done
+	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tests/run.sh $(addprefix $(VALGRIND_DIR)/,$(notdir $(TEST_BIN)))
+
+# Per tool and experiment: one gpuprobe run of that experiment's rows of the suite. A finding is
+# compute-sanitizer's own exit code (--error-exitcode), or any non-zero ERROR SUMMARY / racecheck
+# error count in the log (children print their own summaries), or gpuprobe failing for another
+# reason than a validation flag (exit 5: instrumented timing may trip a check; it is reported).
+sanitize: $(BIN)
+	$(Q)test -n "$(SANITIZER)" && test -x "$(SANITIZER)" || { \
+		echo "make sanitize: compute-sanitizer not found (it ships with the CUDA toolkit on the GPU machine; set SANITIZER=/path/to/compute-sanitizer)" >&2; exit 2; }
+	$(Q)test -r "$(SANITIZE_SUITE)" || { echo "make sanitize: no suite $(SANITIZE_SUITE)" >&2; exit 2; }
+	$(Q)mkdir -p $(SANITIZE_OUT) && : > $(SANITIZE_OUT)/summary.txt; \
+	exps="$(SANITIZE_EXPERIMENTS)"; [ -n "$$exps" ] || exps=$$(sed 1d $(SANITIZE_SUITE) | cut -d, -f1 | sort -u); \
+	fail=0; \
+	for tool in $(SANITIZE_TOOLS); do for e in $$exps; do \
+		log=$(SANITIZE_OUT)/$$tool-$$e.log; t0=$$(date +%s); \
+		timeout $(SANITIZE_LIMIT_S) $(SANITIZER) --tool $$tool --target-processes all --error-exitcode 86 \
+			$(BIN) run --suite $(SANITIZE_SUITE) --out $(SANITIZE_OUT)/results $(SANITIZE_ARGS) $$e \
+			> $$log 2>&1; rc=$$?; \
+		errs=$$(grep -cE 'ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: .*\([1-9][0-9]* error' $$log); \
+		sums=$$(grep -hoE '(ERROR|RACECHECK) SUMMARY: .*' $$log | sort | uniq -c | tr -s ' ' | tr '\n' ';'); \
+		if [ $$rc -eq 86 ] || [ $$errs -gt 0 ] || { [ $$rc -ne 0 ] && [ $$rc -ne 5 ]; }; then \
+			verdict="FAIL (exit $$rc)"; fail=$$((fail + 1)); \
+		elif [ $$rc -eq 5 ]; then verdict="clean (gpuprobe exit 5: a validation flag under instrumentation)"; \
+		else verdict=clean; fi; \
+		line="$$tool $$e: $$verdict in $$(($$(date +%s) - t0)) s;$$sums log $$log"; \
+		echo "  SANITIZE $$line"; echo "$$line" >> $(SANITIZE_OUT)/summary.txt; \
+		case $$verdict in FAIL*) grep -m20 -E '^========= (Invalid|Error|Race|  )|Program hit|hazard' $$log;; esac; \
+	done; done; \
+	if [ $$fail -gt 0 ]; then echo "make sanitize: $$fail run(s) with findings (summary $(SANITIZE_OUT)/summary.txt)" >&2; exit 1; fi; \
+	echo "make sanitize: clean: $(SANITIZE_TOOLS) over $$(echo $$exps | wc -w) experiments of $(SANITIZE_SUITE)"
+
+endif # GP_SUBMAKE
