@@ -1,0 +1,219 @@
+/* changepoint.c — optimal partitioning of a latency-versus-footprint curve into plateaus.
+ *
+ * y = ln(latency) so that noise is relative and a level twice as slow is as visible at 30 as at
+ * 600 cycles. Cost of a segment = sum of squared deviations from its mean; the exact optimum of
+ * sum(cost) + beta * segments is found in O(n^2) with prefix sums. sigma comes from the median
+ * absolute first difference (robust to the few jumps), floored at GP_CP_SIGMA_FLOOR. A ramp is
+ * cut into pieces too, which is why each piece must then pass a flatness test to count as a
+ * level: the pitfall of pure segmentation is reporting a staircase where the curve slopes. */
+#include "changepoint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CP_MAX_N 4096
+/* Student-t style cut for "the slope is real": three standard errors. */
+#define CP_SLOPE_T 3.0
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Squared error of y[i..j] around its mean, from prefix sums s1 (sum) and s2 (sum of squares). */
+static double seg_cost(const double *s1, const double *s2, size_t i, size_t j)
+{
+	const double n = (double)(j - i + 1), a = s1[j + 1] - s1[i], b = s2[j + 1] - s2[i];
+	const double c = b - a * a / n;
+
+	return c > 0 ? c : 0;
+}
+
+/* Least-squares line of y against x over [i, j]: slope, its residual sum of squares, Sxx. */
+static void line_fit(const double *x, const double *y, size_t i, size_t j, double *slope, double *rss,
+		     double *sxx)
+{
+	double mx = 0, my = 0, sxy = 0, r = 0;
+	const double n = (double)(j - i + 1);
+
+	*sxx = 0;
+	for (size_t k = i; k <= j; k++) {
+		mx += x[k];
+		my += y[k];
+	}
+	mx /= n;
+	my /= n;
+	for (size_t k = i; k <= j; k++) {
+		*sxx += (x[k] - mx) * (x[k] - mx);
+		sxy += (x[k] - mx) * (y[k] - my);
+	}
+	*slope = *sxx > 0 ? sxy / *sxx : 0;
+	for (size_t k = i; k <= j; k++) {
+		const double e = y[k] - my - *slope * (x[k] - mx);
+		r += e * e;
+	}
+	*rss = r;
+}
+
+/* Two neighbouring plateaus less than GP_CP_MIN_STEP apart are one level that drifts (a few
+ * cycles of TLB or bank effects inside one cache), not two caches: the split is real in the
+ * statistics but not in the hardware. The ratio is scale-free; no latency or size is assumed. */
+static void merge_close_levels(const double *footprint, const double *latency, size_t n,
+			       struct gp_cp_result *r, double *tmp)
+{
+	for (size_t k = 0; k + 1 < r->nlevels;) {
+		struct gp_cp_level *a = &r->level[k], *b = &r->level[k + 1];
+		const double hi = fmax(a->latency, b->latency), lo = fmin(a->latency, b->latency);
+		size_t m = 0;
+
+		if (hi / lo >= GP_CP_MIN_STEP) {
+			k++;
+			continue;
+		}
+		for (size_t q = a->first; q <= b->last; q++)
+			tmp[m++] = latency[q];
+		a->last = b->last;
+		a->latency = median(tmp, m);
+		a->footprint_last = footprint[a->last];
+		a->footprint_next = a->last + 1 < n ? footprint[a->last + 1] : 0;
+		memmove(b, b + 1, (r->nlevels - k - 2) * sizeof *b);
+		r->nlevels--;
+	}
+}
+
+/* Capacity of level k: the footprint where the curve, interpolated linearly in log-log between
+ * measured points, first climbs past the geometric mean of level k's and level k+1's latency,
+ * i.e. where more accesses miss than hit. A gentle ramp inside a level (which ends the flat
+ * plateau early) does not shrink the capacity. */
+static double crossing(const double *footprint, const double *latency, const struct gp_cp_result *r, size_t k)
+{
+	const double mid = sqrt(r->level[k].latency * r->level[k + 1].latency);
+
+	for (size_t q = r->level[k].first; q + 1 <= r->level[k + 1].first; q++) {
+		if (latency[q + 1] < mid)
+			continue;
+		if (latency[q] >= mid)
+			return footprint[q];
+		const double t = (log(mid) - log(latency[q])) / (log(latency[q + 1]) - log(latency[q]));
+		return exp(log(footprint[q]) + t * (log(footprint[q + 1]) - log(footprint[q])));
+	}
+	return r->level[k].footprint_last;
+}
+
+int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r)
+{
+	double *y = NULL, *x = NULL, *s1 = NULL, *s2 = NULL, *best = NULL, *tmp = NULL;
+	size_t *cut = NULL, *starts = NULL, nseg = 0;
+	double beta, rss_sum = 0, dof = 0;
+	int rc = -1;
+
+	memset(r, 0, sizeof *r);
+	if (!footprint || !latency || n == 0 || n > CP_MAX_N)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(latency[i] > 0) || !(footprint[i] > 0) || (i && !(footprint[i] > footprint[i - 1])))
+			return -1;
+	y = malloc(n * sizeof *y);
+	x = malloc(n * sizeof *x);
+	s1 = malloc((n + 1) * sizeof *s1);
+	s2 = malloc((n + 1) * sizeof *s2);
+	best = malloc((n + 1) * sizeof *best);
+	tmp = malloc(n * sizeof *tmp);
+	cut = malloc((n + 1) * sizeof *cut);
+	starts = malloc((n + 1) * sizeof *starts);
+	if (!y || !x || !s1 || !s2 || !best || !tmp || !cut || !starts)
+		goto done;
+	s1[0] = s2[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(latency[i]);
+		x[i] = log2(footprint[i]);
+		s1[i + 1] = s1[i] + y[i];
+		s2[i + 1] = s2[i] + y[i] * y[i];
+	}
+
+	/* Noise: differences of neighbours are noise except at the few jumps; the median ignores
+	 * those. sqrt(2): a difference carries the noise of two points. */
+	r->sigma = GP_CP_SIGMA_FLOOR;
+	if (n > 2) {
+		for (size_t i = 0; i + 1 < n; i++)
+			tmp[i] = fabs(y[i + 1] - y[i]);
+		const double s = 1.4826 * median(tmp, n - 1) / sqrt(2.0);
+		r->sigma = s > r->sigma ? s : r->sigma;
+	}
+	beta = 3.0 * r->sigma * r->sigma * log((double)(n > 2 ? n : 2));
+
+	/* best[j]: optimal cost of y[0..j-1]; cut[j]: where its last segment starts. */
+	best[0] = -beta;
+	for (size_t j = 1; j <= n; j++) {
+		best[j] = INFINITY;
+		for (size_t i = 0; i < j; i++) {
+			const double c = best[i] + beta + seg_cost(s1, s2, i, j - 1);
+			if (c < best[j]) {
+				best[j] = c;
+				cut[j] = i;
+			}
+		}
+	}
+	for (size_t j = n; j > 0; j = cut[j])
+		starts[nseg++] = cut[j];
+	r->nsegments = nseg;
+
+	/* Pooled residual of line fits over segments with spare degrees of freedom. */
+	for (size_t k = nseg; k-- > 0;) {
+		const size_t i = starts[k], j = k ? starts[k - 1] - 1 : n - 1;
+		double slope, rss, sxx;
+		if (j - i + 1 < 3)
+			continue;
+		line_fit(x, y, i, j, &slope, &rss, &sxx);
+		rss_sum += rss;
+		dof += (double)(j - i + 1) - 2;
+	}
+	r->sigma_fit = dof > 0 ? sqrt(rss_sum / dof) : 0;
+	if (r->sigma_fit < GP_CP_SIGMA_FLOOR)
+		r->sigma_fit = GP_CP_SIGMA_FLOOR;
+
+	/* Levels: flat segments of three points or more, in footprint order. */
+	for (size_t k = nseg; k-- > 0 && r->nlevels < GP_CP_MAX_LEVELS;) {
+		const size_t i = starts[k], j = k ? starts[k - 1] - 1 : n - 1;
+		struct gp_cp_level *lv;
+		double slope, rss, sxx;
+		size_t m = 0;
+		if (j - i + 1 < 3)
+			continue;
+		line_fit(x, y, i, j, &slope, &rss, &sxx);
+		if (sxx > 0 && fabs(slope) * sqrt(sxx) / r->sigma_fit > CP_SLOPE_T)
+			continue;
+		lv = &r->level[r->nlevels++];
+		lv->first = i;
+		lv->last = j;
+		for (size_t q = i; q <= j; q++)
+			tmp[m++] = latency[q];
+		lv->latency = median(tmp, m);
+		lv->footprint_first = footprint[i];
+		lv->footprint_last = footprint[j];
+		lv->footprint_next = j + 1 < n ? footprint[j + 1] : 0;
+	}
+	merge_close_levels(footprint, latency, n, r, tmp);
+	for (size_t k = 0; k < r->nlevels; k++)
+		r->level[k].capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
+	rc = 0;
+done:
+	free(y);
+	free(x);
+	free(s1);
+	free(s2);
+	free(best);
+	free(tmp);
+	free(cut);
+	free(starts);
+	return rc;
+}

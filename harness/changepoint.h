@@ -1,0 +1,45 @@
+/* changepoint.h — plateaus and boundaries in a latency-versus-footprint curve.
+ *
+ * The curve (footprints ascending) is cut into segments by optimal partitioning: minimise the
+ * within-segment squared error of log(latency) plus a penalty per segment (BIC-like: 3 sigma^2
+ * ln n, sigma the noise estimated robustly from the curve itself), solved exactly by dynamic
+ * programming. A segment of at least three points whose slope against log(footprint) is not
+ * significant (|t| < 3 against the pooled residual) is a level (a plateau: one cache level);
+ * other segments are transitions. Boundary k lies between level k and level k+1: the capacity
+ * is the largest footprint still on level k. No latency or footprint threshold is used. */
+#ifndef GP_CHANGEPOINT_H
+#define GP_CHANGEPOINT_H
+
+#include <stddef.h>
+
+#define GP_CP_MAX_LEVELS 16
+
+struct gp_cp_level {
+	size_t first, last;     /* indices into the curve */
+	double latency;         /* median latency on the plateau */
+	double footprint_first; /* smallest and largest footprint on the plateau */
+	double footprint_last;
+	double footprint_next;  /* first footprint after the plateau (0 for the last level) */
+	double capacity;        /* where the curve crosses the geometric mean of this level and the
+				 * next (log-log interpolation); 0 for the last level */
+};
+
+struct gp_cp_result {
+	size_t nsegments;  /* all segments, levels and transitions */
+	size_t nlevels;
+	struct gp_cp_level level[GP_CP_MAX_LEVELS];
+	double sigma;      /* noise of log(latency) the penalty used */
+	double sigma_fit;  /* pooled residual of the per-segment line fits (the slope test) */
+};
+
+/* Neighbouring plateaus closer than this ratio are merged into one level. */
+#define GP_CP_MIN_STEP 1.10
+
+/* Relative noise floor: below this the timer's repeatability, not the curve, sets the noise. */
+#define GP_CP_SIGMA_FLOOR 0.005
+
+/* footprint[] strictly ascending, latency[] > 0, n >= 1 (at most 4096 points).
+ * 0 on success, -1 on bad input or out of memory. */
+int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r);
+
+#endif

@@ -1,0 +1,195 @@
+/* test_gpu_mem.c — GPU tests of the memory probes. Where there is no GPU each test says why and
+ * is reported skipped, never passed.
+ *
+ * Chain correctness: a chase comes back to its start after a whole number of trips round the
+ * cycle (the probe checks the final pointer; the row says "returned_to_start" and "ok").
+ * Footprints: a footprint presented as missing L2 touches more distinct lines than the device's
+ * L2 holds, and is slower than one that fits; one that fits L2 but not L1 is slower than one
+ * that fits L1. On-chip chases close their cycles too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "experiment.h"
+#include "suite.h"
+
+static struct gp_device dev;
+static int have_gpu;
+static char no_gpu_why[512];
+
+static int group_setup(void **state)
+{
+	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (have_gpu)
+		gp_device_close(&dev);
+	return 0;
+}
+
+#define NEED_GPU()                                                                                 \
+	do {                                                                                       \
+		if (!have_gpu) {                                                                   \
+			print_message("skipped: %s\n", no_gpu_why);                                \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* Run one experiment over a sweep given as name/values pairs; every point must validate. */
+static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
+{
+	const struct gp_experiment *e = gp_experiment_find(name);
+	struct gp_suite_item item = { .exp = e };
+	struct gp_run run = { .dev = &dev, .reps = 3, .warmup = 1 };
+	struct gp_sweep sw;
+	struct gp_table *t;
+	char err[256];
+
+	assert_non_null(e);
+	for (size_t i = 0; i < n; i += 2)
+		for (size_t k = 0; k < e->impl->nparams; k++)
+			if (!strcmp(e->impl->params[k].name, settings[i]))
+				item.values[k] = (char *)settings[i + 1];
+	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
+	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	assert_non_null(t);
+	for (size_t p = 0; p < sw.npoints; p++) {
+		struct gp_point pt;
+		int rc;
+		gp_sweep_point(&sw, p, &pt);
+		rc = e->impl->measure(&run, &pt, t);
+		if (rc && t->nrows)
+			print_error("%s: status of the last row: %s\n", name, gp_table_get(t, t->nrows - 1, "status"));
+		assert_int_equal(rc, 0);
+	}
+	gp_sweep_free(&sw);
+	free(run.profile);
+	return t;
+}
+
+static double cell(const struct gp_table *t, size_t r, const char *col)
+{
+	double v = NAN;
+
+	assert_int_equal(gp_table_get_double(t, r, col, &v), 0);
+	return v;
+}
+
+/* 4 KiB = 32 slots, 256 KiB = 2048 slots: 4096 loads are whole trips round each cycle. */
+static void test_chain_returns_to_start(void **state)
+{
+	static const char *const set[] = { "pattern", "random stride", "path", "default cg nc",
+					   "footprint_bytes", "4096 262144", "loads", "4096" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_mem", set, 8);
+	assert_int_equal(t->nrows, 12);
+	for (size_t r = 0; r < t->nrows; r++) {
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		assert_string_equal(gp_table_get(t, r, "chain_check"), "returned_to_start");
+		assert_true(fmod(cell(t, r, "loads_per_launch"), cell(t, r, "slots")) == 0);
+	}
+	gp_table_free(t);
+}
+
+static void test_footprints_exceed_caches(void **state)
+{
+	char big[32], set_fp[96];
+	const char *set[] = { "path", "default", "footprint_bytes", set_fp, "loads", "16384" };
+	struct gp_table *t;
+	double l1, l2, dram;
+
+	NEED_GPU();
+	/* 16 KiB fits any L1; 8 MiB exceeds every L1 (at most the shared/L1 array of an SM) and
+	 * fits the L2 of any GPU with more than 16 MB; 8 x L2 misses it. */
+	snprintf(big, sizeof big, "%lld", 8LL * dev.l2_bytes);
+	snprintf(set_fp, sizeof set_fp, "16384 8388608 %s", big);
+	t = measure("lat_mem", set, 6);
+	assert_int_equal(t->nrows, 3);
+	assert_true(cell(t, 1, "lines_touched_bytes") > dev.smem_per_sm);
+	assert_true(cell(t, 2, "lines_touched_bytes") > dev.l2_bytes);
+	l1 = cell(t, 0, "cycles_per_load");
+	l2 = cell(t, 1, "cycles_per_load");
+	dram = cell(t, 2, "cycles_per_load");
+	print_message("L1 %.1f, L2 %.1f, DRAM %.1f cycles\n", l1, l2, dram);
+	if (dev.l2_bytes > 16 << 20)
+		assert_true(l2 > 1.5 * l1);
+	assert_true(dram > 1.2 * l2);
+	gp_table_free(t);
+}
+
+static void test_tlb_and_dist(void **state)
+{
+	static const char *const tlb[] = { "footprint_bytes", "4194304 67108864", "loads", "4096" };
+	static const char *const dist[] = { "footprint_bytes", "16384 1073741824", "records", "1024" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_mem_tlb", tlb, 4);
+	assert_int_equal(t->nrows, 2);
+	gp_table_free(t);
+	t = measure("lat_mem_dist", dist, 4);
+	assert_int_equal(t->nrows, 2);
+	assert_true(cell(t, 1, "p50_cycles") > cell(t, 0, "p50_cycles"));
+	assert_true(cell(t, 0, "p95_cycles") >= cell(t, 0, "p50_cycles"));
+	gp_table_free(t);
+}
+
+static void test_onchip_chases_close(void **state)
+{
+	static const char *const sm[] = { "footprint_bytes", "1024 16384", "stride_bytes", "4 128", "loads", "8192" };
+	static const char *const cst[] = { "footprint_bytes", "256 65536", "loads", "8192" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_smem", sm, 6);
+	assert_int_equal(t->nrows, 4);
+	for (size_t r = 0; r < t->nrows; r++)
+		assert_true(cell(t, r, "cycles_per_load") > 2 && cell(t, r, "cycles_per_load") < 200);
+	gp_table_free(t);
+	t = measure("lat_const", cst, 4);
+	assert_int_equal(t->nrows, 2);
+	assert_true(cell(t, 1, "cycles_per_load") >= cell(t, 0, "cycles_per_load") * 0.9);
+	gp_table_free(t);
+}
+
+static void test_bandwidth_under_ceilings(void **state)
+{
+	static const char *const sm[] = { "width", "32 128", "pattern", "conflict_free", "op", "lds", "iters", "1024" };
+	static const char *const bank[] = { "width", "32", "pad", "0 1", "stride", "1 2 32", "iters", "256" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("bw_smem", sm, 8);
+	for (size_t r = 0; r < t->nrows; r++)
+		assert_true(cell(t, r, "bytes_per_clk_per_sm") <= 128 * 1.02);
+	gp_table_free(t);
+	t = measure("bank_smem", bank, 8);
+	/* Rows: pad 0 strides 1, 2, 32, then pad 1. Stride 32 unpadded: 32-way; padded: none. */
+	assert_true(cell(t, 2, "conflict_degree_measured") > 8);
+	assert_true(cell(t, 5, "conflict_degree_measured") < 2);
+	gp_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chain_returns_to_start),   cmocka_unit_test(test_footprints_exceed_caches),
+		cmocka_unit_test(test_tlb_and_dist),             cmocka_unit_test(test_onchip_chases_close),
+		cmocka_unit_test(test_bandwidth_under_ceilings),
+	};
+
+	return cmocka_run_group_tests_name("gpu_mem", tests, group_setup, group_teardown);
+}
