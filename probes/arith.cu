@@ -39,10 +39,76 @@ extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsig
 	overhead[tid] = o1 - o0;
 	out[tid] = x;
 	__syncthreads();
+	gp_clock_end_grid(cs);
+}
+
+/* Shared table of the LDS -> FFMA chain: lane l visits words l, l + 32, l + 64 … (its own bank,
+ * no conflicts); word i holds the shared address of word i + 32 (on a ring of 2016 words) as float bits, a denormal that
+ * FFMA(v, 1, 0) returns unchanged (fma.rn.f32 without .ftz keeps denormals). */
+#define SMEM_WORDS 2048
+#define RING_WORDS 2016 /* 63 x 32: 63 does not divide 256, so a skipped loop trip shows */
+
+extern "C" __global__ void lat_ffma_smem(float *out, unsigned long long *start, unsigned long long *stop,
+					 unsigned long long *overhead, const float *bc, int iters,
+					 gp_clock_sample *cs)
+{
+	__shared__ unsigned tab[SMEM_WORDS];
+	const unsigned tid = threadIdx.x;
+	const unsigned base = (unsigned)__cvta_generic_to_shared(tab);
+	const float one = bc[0], zero = bc[1];
+	unsigned x = base + 4u * (tid % 32u);
+	unsigned long long o0, o1, t0, t1;
+
+	for (unsigned i = tid; i < SMEM_WORDS; i += blockDim.x)
+		tab[i] = base + 4u * ((i + 32u) % RING_WORDS);
 	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
 	}
+	o0 = gp_clock();
+	o1 = gp_clock();
+	__syncthreads();
+	t0 = gp_clock();
+	for (int i = 0; i < iters; i++)
+		asm volatile("{\n\t.reg .f32 t;\n\t"
+			     GP_REP256("ld.shared.f32 t, [%0];\n\tfma.rn.f32 t, t, %1, %2;\n\tmov.b32 %0, t;\n\t") "}"
+			     : "+r"(x) : "f"(one), "f"(zero));
+	t1 = gp_clock();
+	start[tid] = t0;
+	stop[tid] = t1;
+	overhead[tid] = o1 - o0;
+	out[tid] = __uint_as_float(x - base);
+	__syncthreads();
+	gp_clock_end_grid(cs);
+}
+
+extern "C" __global__ void lat_ffma_const(float *out, unsigned long long *start, unsigned long long *stop,
+					  unsigned long long *overhead, const float *bc, int iters,
+					  gp_clock_sample *cs, float pb)
+{
+	const unsigned tid = threadIdx.x;
+	float x = 1.0f + (float)(tid % 7) * 0.125f;
+	const float c = bc[1];
+	unsigned long long o0, o1, t0, t1;
+
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+	o0 = gp_clock();
+	o1 = gp_clock();
+	__syncthreads();
+	t0 = gp_clock();
+	for (int i = 0; i < iters; i++) {
+		GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(pb), "f"(c));)
+	}
+	t1 = gp_clock();
+	start[tid] = t0;
+	stop[tid] = t1;
+	overhead[tid] = o1 - o0;
+	out[tid] = x;
+	__syncthreads();
+	gp_clock_end_grid(cs);
 }
 
 /* One asm statement per unrolled step: eight independent operations, operands %0..%7 are the
@@ -72,10 +138,7 @@ extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsig
 						"+f"(a5), "+f"(a6), "+f"(a7)                       \
 					      : "f"(b), "f"(c));)                                  \
 		}                                                                                  \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->clk1 = gp_clock();                                                     \
-			cs->ns1 = gp_ns();                                                         \
-		}                                                                                  \
+		gp_clock_end_grid(cs);                                               \
 		float s = __fadd_rn(a0, a1);                                                       \
 		s = __fadd_rn(s, a2);                                                              \
 		s = __fadd_rn(s, a3);                                                              \

@@ -30,24 +30,29 @@ __device__ __forceinline__ bool gp_is_clock_thread(void)
 	return threadIdx.x == 0 && blockIdx.x == 0;
 }
 
-/* End of a grid-wide clock window. With many warps per SM the scheduler favours the oldest, so
- * block 0 can finish long before the kernel does and its own window says little. Every block
- * counts itself done; thread 0 of block 0 then waits for the last one before its end sample.
- * Only for launches whose blocks are all resident at once (the host checks occupancy first),
- * otherwise the wait would never end. `done` must be zero at launch. */
-__device__ __forceinline__ void gp_clock_end_grid(unsigned *done, gp_clock_sample *cs)
+/* Blocks of this module's current launch that reached gp_clock_end_grid (one per module). */
+__device__ unsigned gp_grid_done;
+
+/* End of a grid-wide clock window: call it from every thread of every block, at the end of the
+ * timed work. With many warps per SM the scheduler favours the oldest, so block 0 can finish long
+ * before the kernel does and its own window says little about the clock during the rest. Every
+ * block counts itself done; thread 0 of block 0 waits for the last one, takes the end sample and
+ * resets the counter for the next launch. This cannot deadlock when not all blocks fit at once:
+ * only block 0 waits, every other block finishes and frees its slot for the ones still queued. */
+__device__ __forceinline__ void gp_clock_end_grid(gp_clock_sample *cs)
 {
 	__syncthreads();
 	if (threadIdx.x != 0)
 		return;
 	__threadfence();
-	atomicAdd(done, 1u);
+	atomicAdd(&gp_grid_done, 1u);
 	if (blockIdx.x != 0)
 		return;
-	while (*(volatile unsigned *)done < gridDim.x)
+	while (*(volatile unsigned *)&gp_grid_done < gridDim.x)
 		;
 	cs->clk1 = gp_clock();
 	cs->ns1 = gp_ns();
+	gp_grid_done = 0;
 }
 
 #define GP_REP2(x) x x

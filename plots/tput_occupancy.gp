@@ -1,0 +1,17 @@
+# tput_occupancy.gp IN.csv OUT.svg|png — E004 style (seed 000's latency hiding by warps): FFMA
+# operations per clock per SM as active warps per SM grow, for 1, 2 and 4 dependent chains per
+# thread and for the LDS -> FFMA chain. The knee is where the latency is hidden.
+OUT = ARG2
+load ARG0[1:strlen(ARG0)-strlen("tput_occupancy.gp")]."common.gp"
+set title "E004 style: FFMA throughput vs active warps per SM"
+set xlabel "active warps per SM"
+set ylabel "FFMA per clock per SM"
+set xrange [0:66]
+set yrange [0:140]
+set key top left
+sel(s) = (strcol("chain") eq s) ? column("ops_per_clk_per_sm") : NaN
+plot ARG1 using "warps_per_sm":(sel("ffma")) with linespoints pt 7 lw 2 lc rgb "#4477aa" title "FFMA, 1 chain/thread", \
+     ""   using "warps_per_sm":(sel("ffma_ilp2")) with linespoints pt 5 lc rgb "#66ccee" title "FFMA, 2 chains/thread", \
+     ""   using "warps_per_sm":(sel("ffma_ilp4")) with linespoints pt 9 lc rgb "#228833" title "FFMA, 4 chains/thread", \
+     ""   using "warps_per_sm":(sel("lds_ffma")) with linespoints pt 11 lw 2 lc rgb "#cc3311" title "LDS -> FFMA chain", \
+     128 with lines lc rgb "#888888" title "FP32 lanes (sm_90)"

@@ -1,0 +1,371 @@
+/* test_gpu_insn.c — GPU tests of the instruction probes (skipped, and counted as skipped, where
+ * there is no GPU or no cuobjdump).
+ *
+ * Each experiment runs a short sweep through the harness and every row must validate (the chain
+ * matches the host) and stay under its ceiling. The SASS test reads `cuobjdump -sass` of the
+ * embedded fatbins for the device's sm and asserts that every probe's kernel holds the
+ * instructions it claims to time: at least 256 of the chain's instruction per unrolled trip, the
+ * FFMA with a uniform-register or constant operand, LDS immediately followed by FFMA. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "experiment.h"
+#include "suite.h"
+
+static struct gp_device dev;
+static int have_gpu;
+static char no_gpu_why[512];
+
+static int group_setup(void **state)
+{
+	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (have_gpu)
+		gp_device_close(&dev);
+	return 0;
+}
+
+#define NEED_GPU()                                                                                 \
+	do {                                                                                       \
+		if (!have_gpu) {                                                                   \
+			print_message("skipped: %s\n", no_gpu_why);                                \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* Run one experiment over "param", "values" pairs; every row must come back ok. */
+static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
+{
+	const struct gp_experiment *e = gp_experiment_find(name);
+	struct gp_suite_item item = { .exp = e };
+	struct gp_run run = { .dev = &dev, .reps = 3, .warmup = 1 };
+	struct gp_sweep sw;
+	struct gp_table *t;
+	char err[256];
+
+	assert_non_null(e);
+	for (size_t i = 0; i < n; i += 2)
+		for (size_t k = 0; k < e->impl->nparams; k++)
+			if (!strcmp(e->impl->params[k].name, settings[i]))
+				item.values[k] = (char *)settings[i + 1];
+	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
+	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	assert_non_null(t);
+	for (size_t p = 0; p < sw.npoints; p++) {
+		struct gp_point pt;
+		int rc;
+		gp_sweep_point(&sw, p, &pt);
+		rc = e->impl->measure(&run, &pt, t);
+		if (rc && t->nrows)
+			print_error("%s: status of the last row: %s\n", name, gp_table_get(t, t->nrows - 1, "status"));
+		assert_int_equal(rc, 0);
+	}
+	gp_sweep_free(&sw);
+	free(run.profile);
+	return t;
+}
+
+static double cell(const struct gp_table *t, size_t r, const char *col)
+{
+	double v = NAN;
+
+	assert_int_equal(gp_table_get_double(t, r, col, &v), 0);
+	return v;
+}
+
+static void test_lat_insn_all(void **state)
+{
+	static const char *const set[] = { "iters", "1024" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_insn", set, 2);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *n = gp_table_get(t, r, "insn");
+		if (!strcmp(n, "sts"))
+			continue;
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		/* A dependent step takes at least one cycle and, for ALU and shared memory, well under
+		 * a hundred (DFMA and MUFU included). */
+		print_message("%-10s %6.2f cycles\n", n, cell(t, r, "cycles_per_step"));
+		assert_true(cell(t, r, "cycles_per_step") >= 1 && cell(t, r, "cycles_per_step") < 100);
+	}
+	gp_table_free(t);
+}
+
+static void test_tput_insn_all(void **state)
+{
+	static const char *const set[] = { "iters", "256" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("tput_insn", set, 2);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double arch = cell(t, r, "arch_ops_per_clk_per_sm"), v = cell(t, r, "ops_per_clk_per_sm");
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		print_message("%-10s %7.2f ops/clk/SM (arch %g)\n", gp_table_get(t, r, "insn"), v, arch);
+		assert_true(v > 0);
+		if (arch > 0)
+			assert_true(v <= 1.02 * arch);
+		/* The FP32 pipe at full occupancy gets close to its rate with 8 chains. */
+		if (!strcmp(gp_table_get(t, r, "insn"), "ffma"))
+			assert_true(v >= 0.9 * arch);
+	}
+	gp_table_free(t);
+}
+
+static void test_lat_ffma_operands(void **state)
+{
+	static const char *const set[] = { "operand", "reg smem const", "threads", "32 1024", "iters", "512" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("lat_ffma", set, 6);
+	assert_int_equal(t->nrows, 6);
+	/* rows (operand is the fastest parameter): reg@32, smem@32, const@32, reg@1024, … */
+	for (size_t r = 0; r < t->nrows; r++)
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+	/* The LDS -> FFMA step costs a shared load more than the FFMA alone. */
+	assert_string_equal(gp_table_get(t, 1, "operand"), "smem");
+	assert_true(cell(t, 1, "cycles_per_ffma_min") > cell(t, 0, "cycles_per_ffma_min") + 10);
+	assert_true(cell(t, 2, "cycles_per_ffma_min") >= 2 && cell(t, 2, "cycles_per_ffma_min") < 40);
+	gp_table_free(t);
+}
+
+static void test_lds_ffma_mix(void **state)
+{
+	static const char *const set[] = { "ffma_per_lds", "1 8", "addr", "distinct broadcast", "iters", "128" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("tput_lds_ffma", set, 6);
+	assert_int_equal(t->nrows, 4);
+	for (size_t r = 0; r < t->nrows; r++)
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+	/* rows: 1 distinct, 1 broadcast, 8 distinct, 8 broadcast: more FFMAs per load, more FFMA/clk. */
+	assert_true(cell(t, 2, "ffma_per_clk_per_sm") > cell(t, 0, "ffma_per_clk_per_sm"));
+	gp_table_free(t);
+}
+
+static void test_occupancy_sweep(void **state)
+{
+	static const char *const set[] = { "chain", "ffma lds_ffma", "warps", "1 8 32 64", "iters", "256" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("tput_occupancy", set, 6);
+	assert_int_equal(t->nrows, 8);
+	for (size_t r = 0; r < t->nrows; r++)
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+	/* More warps never lose throughput by much, and one warp is far from the plateau. */
+	assert_true(cell(t, 3, "ops_per_clk_per_sm") > 4 * cell(t, 0, "ops_per_clk_per_sm"));
+	assert_true(cell(t, 7, "ops_per_clk_per_sm") > 4 * cell(t, 4, "ops_per_clk_per_sm"));
+	gp_table_free(t);
+}
+
+/* ---------------------------------------------------------------- SASS */
+
+struct sass_kernel {
+	char name[64];
+	char **ops; /* one opcode (with modifiers) per instruction, predicate stripped */
+	char **lines;
+	size_t n, cap;
+};
+
+static void kernel_free(struct sass_kernel *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->ops[i]);
+		free(k->lines[i]);
+	}
+	free(k->ops);
+	free(k->lines);
+	memset(k, 0, sizeof *k);
+}
+
+/* Read the SASS of `kernel` for `sm` ("sm_90") from `cuobjdump -sass fatbin`. 0 when found. */
+static int sass_read(const char *fatbin, const char *sm, const char *kernel, struct sass_kernel *k)
+{
+	char cmd[1024], line[1024], want_fn[128];
+	int in_sm = 0, in_fn = 0;
+	FILE *p;
+
+	memset(k, 0, sizeof *k);
+	snprintf(cmd, sizeof cmd, "cuobjdump -sass '%s' 2>/dev/null", fatbin);
+	snprintf(want_fn, sizeof want_fn, "Function : %s", kernel);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while (fgets(line, sizeof line, p)) {
+		char *s, op[96];
+		if (strstr(line, "arch = sm_") || strstr(line, "code for sm_")) {
+			in_sm = strstr(line, sm) != NULL && !isalnum((unsigned char)strstr(line, sm)[strlen(sm)]);
+			in_fn = 0;
+			continue;
+		}
+		if ((s = strstr(line, "Function : "))) {
+			in_fn = in_sm && !strncmp(s, want_fn, strlen(want_fn)) &&
+				(s[strlen(want_fn)] == '\n' || s[strlen(want_fn)] == ' ' || s[strlen(want_fn)] == '\r');
+			continue;
+		}
+		if (!in_fn || !(s = strstr(line, "*/")) || !strstr(line, "/*"))
+			continue;
+		/* An instruction line: the address comment, an optional predicate, the opcode, operands,
+		 * then the encoding comment, e.g. `@!P0 FFMA R7, R3, R7, R6 ;` after the address. */
+		s += 2;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '@')
+			while (*s && *s != ' ')
+				s++;
+		if (sscanf(s, " %95[A-Z0-9_.]", op) != 1)
+			continue;
+		if (k->n == k->cap) {
+			k->cap = k->cap ? 2 * k->cap : 256;
+			k->ops = realloc(k->ops, k->cap * sizeof *k->ops);
+			k->lines = realloc(k->lines, k->cap * sizeof *k->lines);
+			assert_non_null(k->ops);
+			assert_non_null(k->lines);
+		}
+		k->ops[k->n] = strdup(op);
+		k->lines[k->n] = strdup(s);
+		k->n++;
+	}
+	pclose(p);
+	snprintf(k->name, sizeof k->name, "%s", kernel);
+	return k->n ? 0 : -1;
+}
+
+/* Instructions whose opcode starts with `prefix` followed by the end or a '.' (FFMA, not FFMA2),
+ * and optionally whose operand text contains `operand`. */
+static size_t count_op(const struct sass_kernel *k, const char *prefix, const char *operand)
+{
+	size_t n = 0, l = strlen(prefix);
+
+	for (size_t i = 0; i < k->n; i++)
+		if (!strncmp(k->ops[i], prefix, l) && (k->ops[i][l] == 0 || k->ops[i][l] == '.' || prefix[l - 1] == '.' ||
+						      !strcmp(prefix, "I2F")) &&
+		    (!operand || strstr(k->lines[i], operand)))
+			n++;
+	return n;
+}
+
+static size_t count_pairs(const struct sass_kernel *k, const char *first, const char *second)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i + 1 < k->n; i++)
+		if (!strncmp(k->ops[i], first, strlen(first)) && !strncmp(k->ops[i + 1], second, strlen(second)))
+			n++;
+	return n;
+}
+
+static int have_cuobjdump(void)
+{
+	return system("command -v cuobjdump >/dev/null 2>&1") == 0;
+}
+
+static void fatbin_path(char *buf, size_t len, const char *family)
+{
+	const char *b = getenv("BUILD");
+
+	snprintf(buf, len, "%s/kernels/probes/%s.fatbin", b && *b ? b : "build", family);
+}
+
+static void expect(const char *family, const char *sm, const char *kernel, const char *op, const char *operand,
+		   size_t min)
+{
+	char path[512];
+	struct sass_kernel k;
+	size_t n;
+
+	fatbin_path(path, sizeof path, family);
+	if (sass_read(path, sm, kernel, &k)) {
+		print_error("no SASS for %s (%s) in %s\n", kernel, sm, path);
+		fail();
+	}
+	/* "UR|c[": the constant operand, staged in a uniform register (ptxas for sm_90) or read
+	 * straight from the bank (c[0x0][…]): either is the form the probe claims. */
+	n = operand && !strcmp(operand, "UR|c[") ? count_op(&k, op, "UR") + count_op(&k, op, "c[")
+						 : count_op(&k, op, operand);
+	print_message("%-16s %-10s%s%s: %zu (want >= %zu)\n", kernel, op, operand ? " with " : "", operand ? operand : "",
+		      n, min);
+	if (n < min)
+		fail_msg("%s: %zu %s, the probe claims at least %zu", kernel, n, op, min);
+	kernel_free(&k);
+}
+
+static void test_sass_counts(void **state)
+{
+	static const struct {
+		const char *kernel, *op, *operand;
+		size_t min;
+	} lat[] = {
+		{ "ffma", "FFMA", NULL, 256 },	 { "fmul", "FMUL", NULL, 256 },	      { "fadd", "FADD", NULL, 256 },
+		{ "ffma_const", "FFMA", "UR|c[", 256 }, { "hfma2", "HFMA2", NULL, 256 },   { "dfma", "DFMA", NULL, 256 },
+		{ "imad", "IMAD", NULL, 256 },	 { "iadd3", "IADD3", NULL, 256 },     { "lop3", "LOP3", NULL, 256 },
+		{ "shf", "SHF", NULL, 256 },	 { "isetp", "ISETP", NULL, 256 },     { "mufu_rcp", "MUFU.RCP", NULL, 256 },
+		{ "mufu_ex2", "MUFU.EX2", NULL, 256 }, { "mufu_sqrt", "MUFU.SQRT", NULL, 256 }, { "i2f", "I2F", NULL, 256 },
+		{ "f2i", "F2I", NULL, 256 },	 { "lds", "LDS", NULL, 256 },	      { "sts", "STS", NULL, 256 },
+	};
+	char sm[16], kname[64], path[512];
+	struct sass_kernel k;
+
+	NEED_GPU();
+	if (!have_cuobjdump()) {
+		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
+		skip();
+	}
+	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
+	for (size_t i = 0; i < sizeof lat / sizeof lat[0]; i++) {
+		/* lat_: 256 per trip; tput_: 8 chains x 32 steps = 256 per trip. sts has no lat_. */
+		if (strcmp(lat[i].kernel, "sts")) {
+			snprintf(kname, sizeof kname, "lat_%s", lat[i].kernel);
+			expect("insn", sm, kname, lat[i].op, lat[i].operand, lat[i].min);
+		}
+		snprintf(kname, sizeof kname, "tput_%s", lat[i].kernel);
+		expect("insn", sm, kname, lat[i].op, lat[i].operand, lat[i].min);
+	}
+	/* Seed 000 Tables 2/3: 256 FFMAs in lat_ffma's loop, the constant operand, LDS -> FFMA. */
+	expect("arith", sm, "lat_ffma", "FFMA", NULL, 256);
+	expect("arith", sm, "lat_ffma_const", "FFMA", "UR|c[", 256);
+	expect("arith", sm, "tput_ffma", "FFMA", NULL, 128);
+	fatbin_path(path, sizeof path, "arith");
+	assert_int_equal(sass_read(path, sm, "lat_ffma_smem", &k), 0);
+	print_message("lat_ffma_smem    LDS->FFMA pairs: %zu (want >= 256)\n", count_pairs(&k, "LDS", "FFMA"));
+	assert_true(count_pairs(&k, "LDS", "FFMA") >= 256);
+	kernel_free(&k);
+	fatbin_path(path, sizeof path, "insn");
+	assert_int_equal(sass_read(path, sm, "occ_lds_ffma", &k), 0);
+	assert_true(count_pairs(&k, "LDS", "FFMA") >= 256);
+	kernel_free(&k);
+	/* E010: R FFMAs per LDS: 256 FFMAs and 256 / R loads per trip. */
+	expect("insn", sm, "mix_ffma1", "LDS", NULL, 256);
+	expect("insn", sm, "mix_ffma8", "FFMA", NULL, 256);
+	expect("insn", sm, "mix_ffma8", "LDS", NULL, 32);
+	expect("insn", sm, "occ_ffma", "FFMA", NULL, 3 * 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lat_insn_all),	  cmocka_unit_test(test_tput_insn_all),
+		cmocka_unit_test(test_lat_ffma_operands), cmocka_unit_test(test_lds_ffma_mix),
+		cmocka_unit_test(test_occupancy_sweep),	  cmocka_unit_test(test_sass_counts),
+	};
+
+	return cmocka_run_group_tests_name("gpu_insn", tests, group_setup, group_teardown);
+}
