@@ -1,0 +1,671 @@
+/* solver.c — ISA encoding solver (E101): single-bit flips, nvdisasm, field map (see solver.h).
+ *
+ * The classification is by text, as the seed's Algorithms 2 and 3 do: a flip that changes the
+ * mnemonic is an opcode bit; one that changes the modifiers a modifier bit; one that changes one
+ * operand's value by exactly one bit places that value bit (so the field's lowest bit is the flip
+ * position minus the value bit, and every flip of the field must agree). nvdisasm is run on the
+ * GPU machine; a listing captured there can be fed back with --listing, which is how the host
+ * tests run (tests/solver/). If nvdisasm rejects a batch (an invalid word can stop it), each
+ * sample and then each word is retried alone, so one bad encoding costs only itself. */
+#include "sass/solver.h"
+#include "sass/cubin.h"
+#include "gp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- text */
+
+static char *trim(char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && (isspace((unsigned char)s[n - 1]) || s[n - 1] == ';'))
+		s[--n] = '\0';
+	return s;
+}
+
+int gp_sass_parse_text(const char *text, struct gp_sass_syntax *s)
+{
+	char buf[GP_SOLVE_TEXT], *p, *name, *dot;
+	int depth = 0;
+
+	memset(s, 0, sizeof *s);
+	snprintf(buf, sizeof buf, "%s", text);
+	p = trim(buf);
+	if (*p == '@') {
+		size_t n = strcspn(p, " \t");
+		snprintf(s->pred, sizeof s->pred, "%.*s", (int)n, p);
+		p = trim(p + n);
+	}
+	if (!isupper((unsigned char)*p))
+		return -1;
+	name = p;
+	p += strcspn(p, " \t");
+	if (*p)
+		*p++ = '\0';
+	dot = strchr(name, '.');
+	snprintf(s->mods, sizeof s->mods, "%s", dot ? dot : "");
+	if (dot)
+		*dot = '\0';
+	snprintf(s->base, sizeof s->base, "%s", name);
+	p = trim(p);
+	/* Operands split on top-level commas: "[R2.64+0x10]" and "{R4, R5}" stay whole. */
+	for (char *start = p; *p || start != p; p++) {
+		if (*p == '[' || *p == '{' || *p == '(')
+			depth++;
+		else if (*p == ']' || *p == '}' || *p == ')')
+			depth--;
+		if ((*p == ',' && depth == 0) || !*p) {
+			int end = !*p;
+			*p = '\0';
+			if (s->nops < 8 && *trim(start))
+				snprintf(s->ops[s->nops++], sizeof s->ops[0], "%s", trim(start));
+			if (end)
+				break;
+			start = p + 1;
+		}
+	}
+	return 0;
+}
+
+size_t gp_solver_parse_listing(const char *listing, char (*lines)[GP_SOLVE_TEXT], size_t n)
+{
+	size_t set = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lines[i][0] = '\0';
+	for (const char *l = listing; l && *l;) {
+		const char *eol = strchr(l, '\n'), *open = strstr(l, "/*"), *semi;
+		size_t len = eol ? (size_t)(eol - l) : strlen(l);
+		unsigned long off;
+		char *end;
+
+		if (open && open < l + len) {
+			errno = 0;
+			off = strtoul(open + 2, &end, 16);
+			semi = memchr(end, ';', (size_t)(l + len - end));
+			if (!errno && end > open + 2 && !strncmp(end, "*/", 2) && semi && off % 16 == 0 && off / 16 < n) {
+				int tl = (int)(semi - (end + 2));
+				char tmp[GP_SOLVE_TEXT];
+				snprintf(tmp, sizeof tmp, "%.*s", tl, end + 2);
+				snprintf(lines[off / 16], GP_SOLVE_TEXT, "%s", trim(tmp));
+				set += lines[off / 16][0] != '\0';
+			}
+		}
+		l = eol ? eol + 1 : NULL;
+	}
+	return set;
+}
+
+/* Operand kind for the class name: R, UR, P, C (constant bank), M (memory), SR, I (immediate). */
+static const char *op_kind(const char *op)
+{
+	while (*op == '-' || *op == '|' || *op == '!' || *op == '~')
+		op++;
+	if (!strncmp(op, "UR", 2) || !strncmp(op, "UP", 2))
+		return op[1] == 'R' ? "UR" : "UP";
+	if (!strncmp(op, "SR_", 3))
+		return "SR";
+	if (op[0] == 'R' && (op[1] == 'Z' || isdigit((unsigned char)op[1])))
+		return "R";
+	if (op[0] == 'P' && (op[1] == 'T' || isdigit((unsigned char)op[1])))
+		return "P";
+	if (!strncmp(op, "c[", 2))
+		return "C";
+	if (op[0] == '[' || strstr(op, "["))
+		return "M";
+	if (isdigit((unsigned char)op[0]) || op[0] == '+' || op[0] == '.')
+		return "I";
+	return "?";
+}
+
+/* Numeric value of a register, predicate or immediate operand (modifiers stripped); -1 if none. */
+static int op_value(const char *op, uint64_t *v)
+{
+	char *end;
+
+	while (*op == '-' || *op == '|' || *op == '!' || *op == '~')
+		op++;
+	if (!strncmp(op, "RZ", 2) || !strncmp(op, "PT", 2)) {
+		*v = op[0] == 'R' ? GP_REG_RZ : GP_PRED_PT;
+		return 0;
+	}
+	if ((op[0] == 'R' || op[0] == 'P') && isdigit((unsigned char)op[1]))
+		op++;
+	else if (!strncmp(op, "UR", 2) && isdigit((unsigned char)op[2]))
+		op += 2;
+	else if (!isdigit((unsigned char)op[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(op, &end, 0);
+	return errno || end == op || (*end && *end != '.' && *end != '|') ? -1 : 0;
+}
+
+static int pred_value(const char *pred, uint64_t *v, int *neg)
+{
+	const char *p = pred;
+
+	*neg = 0;
+	*v = GP_PRED_PT;
+	if (!*p)
+		return 0;
+	p++;            /* '@' */
+	if (*p == '!') {
+		*neg = 1;
+		p++;
+	}
+	return op_value(p, v);
+}
+
+static int single_bit(uint64_t d)
+{
+	return d && !(d & (d - 1)) ? __builtin_ctzll(d) : -1;
+}
+
+/* ---------------------------------------------------------------- classification */
+
+enum flip_kind { F_INVALID, F_NONE, F_OPCODE, F_PRED, F_PNEG, F_MOD, F_OPVAL, F_OPOTHER, F_REUSE, F_MULTI };
+
+struct flip {
+	enum flip_kind kind;
+	int op, vbit;           /* operand index; value bit for F_OPVAL / F_PRED */
+};
+
+static int strip_reuse_equal(const char *a, const char *b)
+{
+	char t[48];
+	const char *r = strstr(b, ".reuse");
+
+	if (strstr(a, ".reuse") || !r)
+		return 0;
+	snprintf(t, sizeof t, "%.*s%s", (int)(r - b), b, r + strlen(".reuse"));
+	return !strcmp(a, t);
+}
+
+static struct flip classify(const struct gp_sass_syntax *o, const char *vtext)
+{
+	struct gp_sass_syntax v;
+	struct flip f = { F_INVALID, -1, -1 };
+	int diff = -1, ndiff = 0;
+
+	if (!vtext[0] || gp_sass_parse_text(vtext, &v) < 0)
+		return f;
+	if (strcmp(o->base, v.base))
+		return f.kind = F_OPCODE, f;
+	if (strcmp(o->pred, v.pred)) {
+		uint64_t a, b;
+		int na, nb;
+		if (pred_value(o->pred, &a, &na) < 0 || pred_value(v.pred, &b, &nb) < 0)
+			return f.kind = F_MULTI, f;
+		if (a == b && na != nb)
+			return f.kind = F_PNEG, f;
+		f.kind = F_PRED;
+		f.vbit = na == nb ? single_bit(a ^ b) : -1;
+		return f;
+	}
+	if (strcmp(o->mods, v.mods))
+		return f.kind = F_MOD, f;
+	if (o->nops != v.nops)
+		return f.kind = F_MULTI, f;
+	for (int i = 0; i < o->nops; i++)
+		if (strcmp(o->ops[i], v.ops[i])) {
+			diff = i;
+			ndiff++;
+		}
+	if (!ndiff)
+		return f.kind = F_NONE, f;
+	if (ndiff > 1)
+		return f.kind = F_MULTI, f;
+	f.op = diff;
+	if (strip_reuse_equal(o->ops[diff], v.ops[diff]))
+		return f.kind = F_REUSE, f;
+	{
+		uint64_t a, b;
+		if (!strcmp(op_kind(o->ops[diff]), op_kind(v.ops[diff])) && !op_value(o->ops[diff], &a) &&
+		    !op_value(v.ops[diff], &b) && (f.vbit = single_bit(a ^ b)) >= 0)
+			return f.kind = F_OPVAL, f;
+	}
+	return f.kind = F_OPOTHER, f;
+}
+
+static void op_name(const struct gp_sass_syntax *o, int i, char *buf, size_t n)
+{
+	static const char *const regs[] = { "rd", "ra", "rb", "rc" };
+	int all_r = i < 4;
+
+	for (int k = 0; k <= i && all_r; k++)
+		all_r = !strcmp(op_kind(o->ops[k]), "R");
+	if (all_r)
+		snprintf(buf, n, "%s", regs[i]);
+	else
+		snprintf(buf, n, "op%d", i);
+}
+
+static size_t add_row(struct gp_field_row *rows, size_t n, size_t max, const char *cls, const char *field,
+		      unsigned lo, unsigned width, const char *evidence)
+{
+	if (n < max) {
+		snprintf(rows[n].cls, sizeof rows[n].cls, "%s", cls);
+		snprintf(rows[n].field, sizeof rows[n].field, "%s", field);
+		rows[n].lo = lo;
+		rows[n].width = width;
+		snprintf(rows[n].evidence, sizeof rows[n].evidence, "%s", evidence);
+	}
+	return n + 1;
+}
+
+/* Fields located by value bits: every flip j that moved value bit m of the field puts the
+ * field's bit 0 at j - m; one row per distinct origin. */
+static size_t value_rows(const struct flip *fl, const char (*text)[GP_SOLVE_TEXT], enum flip_kind kind, int op,
+			 const char *cls, const char *name, struct gp_field_row *rows, size_t n, size_t max)
+{
+	int done[128] = { 0 };
+
+	for (int j = 0; j < 128; j++) {
+		int origin, top = 0, count = 0, first = -1;
+		char ev[160];
+
+		if (done[j] || fl[j].kind != kind || fl[j].op != op || fl[j].vbit < 0)
+			continue;
+		origin = j - fl[j].vbit;
+		for (int k = j; k < 128; k++)
+			if (fl[k].kind == kind && fl[k].op == op && fl[k].vbit >= 0 && k - fl[k].vbit == origin) {
+				done[k] = 1;
+				top = fl[k].vbit > top ? fl[k].vbit : top;
+				count++;
+				first = first < 0 ? k : first;
+			}
+		snprintf(ev, sizeof ev, "%d flips move value bits 0-%d (bit %d: '%.30s' -> '%.40s')", count, top, first,
+			 text[0], text[1 + first]);
+		n = add_row(rows, n, max, cls, name, origin < 0 ? 0 : (unsigned)origin, (unsigned)top + 1, ev);
+	}
+	return n;
+}
+
+static const char *kind_field(enum flip_kind k)
+{
+	switch (k) {
+	case F_INVALID: return "invalid";
+	case F_NONE: return "hidden";
+	case F_OPCODE: return "opcode";
+	case F_PNEG: return "pneg";
+	case F_MOD: return "modifier";
+	case F_MULTI: return "operand_kinds";
+	default: return NULL;
+	}
+}
+
+size_t gp_solver_derive(const char (*text)[GP_SOLVE_TEXT], struct gp_field_row *rows, size_t max)
+{
+	struct gp_sass_syntax o;
+	struct flip fl[128];
+	char cls[64], name[40];
+	size_t n = 0;
+	int len;
+
+	if (gp_sass_parse_text(text[0], &o) < 0)
+		return 0;
+	len = snprintf(cls, sizeof cls, "%s", o.base);
+	for (int i = 0; i < o.nops && len > 0 && (size_t)len < sizeof cls; i++)
+		len += snprintf(cls + len, sizeof cls - len, "%s%s", i ? "," : " ", op_kind(o.ops[i]));
+	for (int j = 0; j < 128; j++)
+		fl[j] = classify(&o, text[1 + j]);
+	/* Runs of bits with one plain meaning. */
+	for (int j = 0; j < 128;) {
+		const char *field = kind_field(fl[j].kind);
+		int k = j;
+		char ev[160];
+
+		while (k + 1 < 128 && fl[k + 1].kind == fl[j].kind &&
+		       (fl[j].kind != F_OPOTHER || fl[k + 1].op == fl[j].op))
+			k++;
+		if (fl[j].kind == F_OPOTHER) {
+			op_name(&o, fl[j].op, name, sizeof name);
+			snprintf(name + strlen(name), sizeof name - strlen(name), ".form");
+			field = name;
+		}
+		if (field) {
+			if (fl[j].kind == F_INVALID || fl[j].kind == F_NONE)
+				snprintf(ev, sizeof ev, "%s", fl[j].kind == F_NONE ? "text unchanged (control or unused bits)"
+										 : "disassembler rejected or printed nothing");
+			else
+				snprintf(ev, sizeof ev, "bit %d: '%.50s' -> '%.60s'", j, text[0], text[1 + j]);
+			n = add_row(rows, n, max, cls, field, (unsigned)j, (unsigned)(k - j + 1), ev);
+		}
+		j = k + 1;
+	}
+	n = value_rows(fl, text, F_PRED, -1, cls, "pred", rows, n, max);
+	for (int i = 0; i < o.nops; i++) {
+		op_name(&o, i, name, sizeof name);
+		n = value_rows(fl, text, F_OPVAL, i, cls, name, rows, n, max);
+		for (int j = 0; j < 128; j++)
+			if (fl[j].kind == F_REUSE && fl[j].op == i) {
+				char f[48], ev[160];
+				snprintf(f, sizeof f, "reuse.%s", name);
+				snprintf(ev, sizeof ev, "bit %d: '%.40s' -> '%.60s'", j, o.ops[i], text[1 + j]);
+				n = add_row(rows, n, max, cls, f, (unsigned)j, 1, ev);
+			}
+	}
+	return n < max ? n : max;
+}
+
+int gp_solver_crosscheck(const struct gp_field_row *rows, size_t n, size_t *checked, char *msg, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum gp_insn_field f;
+		unsigned off;
+	} map[] = {
+		{ "rd", GP_F_RD, 0 }, { "ra", GP_F_RA, 0 }, { "rb", GP_F_RB, 0 }, { "rc", GP_F_RC, 0 },
+		{ "pred", GP_F_PRED, 0 }, { "pneg", GP_F_PNEG, 0 },
+		{ "reuse.ra", GP_F_REUSE, 0 }, { "reuse.rb", GP_F_REUSE, 1 }, { "reuse.rc", GP_F_REUSE, 2 },
+	};
+	const struct gp_insn_field_desc *op = &gp_insn_fields[GP_F_OPCODE];
+	int bad = 0;
+	size_t used = 0;
+
+	*checked = 0;
+	if (len)
+		msg[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_field_row *r = &rows[i];
+		unsigned lo = 0, width = 0;
+		int known = 0;
+
+		if (!strcmp(r->field, "opcode")) {
+			/* Opcode bits may be any subset of the codec's opcode field, never outside it. */
+			known = 1;
+			lo = r->lo;
+			width = r->lo >= op->lo && r->lo + r->width <= op->lo + op->width ? r->width : 0;
+		}
+		for (size_t m = 0; m < GP_ARRAY_SIZE(map) && !known; m++)
+			if (!strcmp(r->field, map[m].name)) {
+				const struct gp_insn_field_desc *d = &gp_insn_fields[map[m].f];
+				known = 1;
+				lo = d->lo + map[m].off;
+				width = map[m].f == GP_F_REUSE ? 1 : d->width;
+			}
+		if (!known)
+			continue;
+		(*checked)++;
+		if (r->lo == lo && r->width == width)
+			continue;
+		bad++;
+		if (used < len)
+			used += (size_t)snprintf(msg + used, len - used, "%s %s: solved bits %u+%u, codec %u+%u\n", r->cls,
+						 r->field, r->lo, r->width, lo, width);
+	}
+	return bad;
+}
+
+int gp_solver_write_csv(FILE *f, int sm, const struct gp_field_row *rows, size_t n)
+{
+	fputs("sm,class,field,lo,width,evidence\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%d,\"%s\",%s,%u,%u,\"", sm, rows[i].cls, rows[i].field, rows[i].lo, rows[i].width);
+		for (const char *p = rows[i].evidence; *p; p++)
+			fputs(*p == '"' ? "\"\"" : (char[2]){ *p, 0 }, f);
+		fputs("\"\n", f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- CLI */
+
+struct solve_opts {
+	const char *file, *kernel, *out, *listing, *emit, *nvdisasm;
+	long max_samples;
+};
+
+/* Sample instructions: the first of every distinct opcode field value in the kernel. */
+static size_t pick_samples(const struct gp_cubin *c, const struct gp_cubin_kernel *k, struct gp_insn *s, size_t max)
+{
+	const unsigned char *t = gp_cubin_text(c, k);
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->ninsn && n < max; i++) {
+		struct gp_insn w = gp_insn_load(t + i * GP_INSN_BYTES);
+		int seen = 0;
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = gp_insn_get(s[j], GP_F_OPCODE) == gp_insn_get(w, GP_F_OPCODE);
+		if (!seen)
+			s[n++] = w;
+	}
+	return n;
+}
+
+static unsigned char *variants(const struct gp_insn *s, size_t n, size_t *len)
+{
+	unsigned char *buf = malloc(n * GP_SOLVE_VARIANTS * GP_INSN_BYTES);
+
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		for (int j = -1; j < 128; j++) {
+			struct gp_insn w = s[i];
+			if (j >= 0)
+				gp_insn_set_bits(&w, (unsigned)j, 1, !gp_insn_bits(w, (unsigned)j, 1));
+			gp_insn_store(buf + (i * GP_SOLVE_VARIANTS + (size_t)(j + 1)) * GP_INSN_BYTES, w);
+		}
+	*len = n * GP_SOLVE_VARIANTS * GP_INSN_BYTES;
+	return buf;
+}
+
+static int write_all(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	int ok = f && fwrite(p, 1, n, f) == n;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
+/* nvdisasm on raw words; the listing (malloc'd) or NULL when nvdisasm failed. */
+static char *disasm(const char *nvdisasm, int sm, const void *words, size_t len)
+{
+	char path[] = "/tmp/gpuprobe-solve-XXXXXX", cmd[1024], *out = NULL;
+	size_t n = 0, cap = 0;
+	FILE *p;
+	int fd = mkstemp(path), st;
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	if (write_all(path, words, len) < 0)
+		goto done;
+	snprintf(cmd, sizeof cmd, "'%s' -b SM%d '%s' 2>/dev/null", nvdisasm, sm, path);
+	if (!(p = popen(cmd, "r")))
+		goto done;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *q = realloc(out, cap = cap * 2 + 8192);
+			if (!q)
+				break;
+			out = q;
+		}
+		size_t got = fread(out + n, 1, 4096, p);
+		if (!got)
+			break;
+		n += got;
+	}
+	st = pclose(p);
+	if (out)
+		out[n] = '\0';
+	if (st != 0) {
+		free(out);
+		out = NULL;
+	}
+done:
+	unlink(path);
+	return out;
+}
+
+/* Listing text for every variant: one batch, else per sample, else per word (offsets rebased). */
+static int run_disasm(const struct solve_opts *o, int sm, const unsigned char *buf, size_t nwords,
+		      char (*lines)[GP_SOLVE_TEXT])
+{
+	char *all = disasm(o->nvdisasm, sm, buf, nwords * GP_INSN_BYTES);
+
+	if (all) {
+		gp_solver_parse_listing(all, lines, nwords);
+		free(all);
+		return 0;
+	}
+	gp_info("sass solve: nvdisasm rejected the batch; retrying per sample, then per word\n");
+	for (size_t s = 0; s < nwords / GP_SOLVE_VARIANTS; s++) {
+		const unsigned char *b = buf + s * GP_SOLVE_VARIANTS * GP_INSN_BYTES;
+		char *one = disasm(o->nvdisasm, sm, b, GP_SOLVE_VARIANTS * GP_INSN_BYTES);
+		if (one) {
+			gp_solver_parse_listing(one, lines + s * GP_SOLVE_VARIANTS, GP_SOLVE_VARIANTS);
+			free(one);
+			continue;
+		}
+		for (size_t w = 0; w < GP_SOLVE_VARIANTS; w++) {
+			char *t = disasm(o->nvdisasm, sm, b + w * GP_INSN_BYTES, GP_INSN_BYTES);
+			if (!t && s == 0 && w == 0) {
+				gp_err("sass solve: cannot run '%s -b SM%d' (set --nvdisasm)", o->nvdisasm, sm);
+				return -1;
+			}
+			if (t)
+				gp_solver_parse_listing(t, lines + s * GP_SOLVE_VARIANTS + w, 1);
+			free(t);
+		}
+	}
+	return 0;
+}
+
+static int solve_args(int argc, char **argv, struct solve_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->nvdisasm = getenv("NVDISASM") && *getenv("NVDISASM") ? getenv("NVDISASM") : "nvdisasm";
+	o->max_samples = 64;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = !strcmp(a, "--kernel") ? &o->kernel
+				   : !strcmp(a, "-o") || !strcmp(a, "--out") ? &o->out
+				   : !strcmp(a, "--listing") ? &o->listing
+				   : !strcmp(a, "--emit") ? &o->emit
+				   : !strcmp(a, "--nvdisasm") ? &o->nvdisasm : NULL;
+		if (!strcmp(a, "--max-samples")) {
+			if (i + 1 >= argc || gp_parse_long(argv[++i], 1, 4096, &o->max_samples) < 0) {
+				gp_err("sass solve: bad --max-samples");
+				return -1;
+			}
+			continue;
+		}
+		if (dst) {
+			if (i + 1 >= argc) {
+				gp_err("sass solve: %s needs a value", a);
+				return -1;
+			}
+			*dst = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			gp_err("sass solve: unknown option '%s'", a);
+			return -1;
+		} else if (!o->file) {
+			o->file = a;
+		} else {
+			gp_err("sass solve: unexpected argument '%s'", a);
+			return -1;
+		}
+	}
+	if (!o->file || !o->kernel || (!o->out && !o->emit)) {
+		gp_err("usage: gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] "
+		       "[--nvdisasm PATH] [--max-samples N]");
+		return -1;
+	}
+	return 0;
+}
+
+int gp_sass_solve_main(int argc, char **argv)
+{
+	struct solve_opts o;
+	struct gp_cubin c;
+	const struct gp_cubin_kernel *k;
+	struct gp_insn *samples = NULL;
+	unsigned char *buf = NULL;
+	char (*lines)[GP_SOLVE_TEXT] = NULL, msg[2048];
+	struct gp_field_row *rows = NULL;
+	size_t ns, len, nrows = 0, cap, checked;
+	int io_error, rc = GP_EUSAGE, bad;
+	FILE *f;
+
+	if (solve_args(argc, argv, &o) < 0)
+		return GP_EUSAGE;
+	if (gp_cubin_load(&c, o.file, &io_error) < 0) {
+		gp_err("sass solve: %s", gp_cubin_error(&c));
+		gp_cubin_close(&c);
+		return io_error ? GP_EIO : GP_EINPUT;
+	}
+	if (!(k = gp_cubin_kernel(&c, o.kernel))) {
+		gp_err("sass solve: %s", gp_cubin_error(&c));
+		goto done;
+	}
+	rc = GP_EFAIL;
+	samples = malloc((size_t)o.max_samples * sizeof *samples);
+	if (!samples)
+		goto done;
+	ns = pick_samples(&c, k, samples, (size_t)o.max_samples);
+	if (!(buf = variants(samples, ns, &len)))
+		goto done;
+	if (o.emit) {
+		if (write_all(o.emit, buf, len) < 0) {
+			gp_err("sass solve: writing %s: %s", o.emit, strerror(errno));
+			rc = GP_EIO;
+			goto done;
+		}
+		gp_info("%s: %zu samples x %d variants (raw words for nvdisasm -b SM%d)\n", o.emit, ns, GP_SOLVE_VARIANTS, c.sm);
+		if (!o.out) {
+			rc = GP_OK;
+			goto done;
+		}
+	}
+	lines = calloc(ns * GP_SOLVE_VARIANTS, sizeof *lines);
+	rows = malloc((cap = ns * 160) * sizeof *rows);
+	if (!lines || !rows)
+		goto done;
+	if (o.listing) {
+		size_t tl;
+		char *text = gp_read_file(o.listing, &tl);
+		if (!text) {
+			gp_err("sass solve: %s: %s", o.listing, strerror(errno));
+			rc = GP_EIO;
+			goto done;
+		}
+		gp_solver_parse_listing(text, lines, ns * GP_SOLVE_VARIANTS);
+		free(text);
+	} else if (run_disasm(&o, c.sm, buf, ns * GP_SOLVE_VARIANTS, lines) < 0) {
+		rc = GP_EUSAGE;
+		goto done;
+	}
+	for (size_t s = 0; s < ns; s++)
+		nrows += gp_solver_derive((const char(*)[GP_SOLVE_TEXT])(lines + s * GP_SOLVE_VARIANTS), rows + nrows,
+					  cap - nrows);
+	bad = gp_solver_crosscheck(rows, nrows, &checked, msg, sizeof msg);
+	gp_info("sass solve: %zu samples, %zu field rows; codec cross-check: %zu compared, %d disagree\n%s", ns,
+		nrows, checked, bad, msg);
+	f = strcmp(o.out, "-") ? fopen(o.out, "w") : stdout;
+	if (!f || gp_solver_write_csv(f, c.sm, rows, nrows) < 0 || (f != stdout && fclose(f))) {
+		gp_err("sass solve: writing %s: %s", o.out, strerror(errno));
+		rc = GP_EIO;
+		goto done;
+	}
+	rc = bad ? GP_EVALID : GP_OK;
+done:
+	free(samples);
+	free(buf);
+	free(lines);
+	free(rows);
+	gp_cubin_close(&c);
+	return rc;
+}

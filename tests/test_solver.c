@@ -1,0 +1,201 @@
+/* test_solver.c — the ISA encoding solver on committed disassembler listings (tests/solver/).
+ *
+ * ffma_rrrr_sm90.txt is nvdisasm-style text for the 129 variants of one FFMA R7, R3, R7, R6 word
+ * (the original, then each of the 128 bits flipped; rejected words print nothing). The solver
+ * must place Rd/Ra/Rb/Rc, the predicate, its negation and the three reuse flags where the
+ * codec's field table has them, keep opcode bits inside bits 0-11, and report modifier and
+ * rejected bits; the cross-check must pass on the solved map and fail on a doctored one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "sass/insn.h"
+#include "sass/solver.h"
+
+static char lines[GP_SOLVE_VARIANTS][GP_SOLVE_TEXT];
+static struct gp_field_row rows[256];
+static size_t nrows;
+
+static void fixture_path(char *buf, size_t n, const char *name)
+{
+	const char *file = __FILE__, *slash = strrchr(file, '/');
+	int dir = slash ? (int)(slash - file) : 0;
+
+	snprintf(buf, n, "%.*s%ssolver/%s", dir, file, slash ? "/" : "", name);
+}
+
+static int setup(void **state)
+{
+	char path[512], *text;
+	size_t len;
+
+	(void)state;
+	fixture_path(path, sizeof path, "ffma_rrrr_sm90.txt");
+	if (!(text = gp_read_file(path, &len))) {
+		fprintf(stderr, "test_solver: cannot read %s\n", path);
+		return -1;
+	}
+	gp_solver_parse_listing(text, lines, GP_SOLVE_VARIANTS);
+	free(text);
+	nrows = gp_solver_derive((const char(*)[GP_SOLVE_TEXT])lines, rows, GP_ARRAY_SIZE(rows));
+	return 0;
+}
+
+static const struct gp_field_row *row(const char *field)
+{
+	for (size_t i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].field, field))
+			return &rows[i];
+	return NULL;
+}
+
+static void test_parse_text(void **state)
+{
+	struct gp_sass_syntax s;
+
+	(void)state;
+	assert_int_equal(gp_sass_parse_text("@!P0 LDG.E.64.SYS R2, desc[UR4][R2.64+0x10] ;", &s), 0);
+	assert_string_equal(s.pred, "@!P0");
+	assert_string_equal(s.base, "LDG");
+	assert_string_equal(s.mods, ".E.64.SYS");
+	assert_int_equal(s.nops, 2);
+	assert_string_equal(s.ops[1], "desc[UR4][R2.64+0x10]");
+	assert_int_equal(gp_sass_parse_text("FFMA R7, -R3.reuse, R7, R6", &s), 0);
+	assert_int_equal(s.nops, 4);
+	assert_string_equal(s.ops[1], "-R3.reuse");
+	assert_int_equal(gp_sass_parse_text("EXIT ;", &s), 0);
+	assert_int_equal(s.nops, 0);
+	assert_int_equal(gp_sass_parse_text("  /* junk */", &s), -1);
+	assert_int_equal(gp_sass_parse_text("", &s), -1);
+}
+
+static void test_listing(void **state)
+{
+	char l[4][GP_SOLVE_TEXT];
+	const char *text = "        /*0000*/                   FFMA R7, R3, R7, R6 ;   /* 0x0000000703077223 */\n"
+			   "                                                    /* 0x000fe20000000006 */\n"
+			   "        /*0020*/              @P1 EXIT ;   /* 0x000000000000194d */\n"
+			   "        /*0040*/  BRA 0x40;\n";
+	(void)state;
+	assert_int_equal(gp_solver_parse_listing(text, l, 3), 2);
+	assert_string_equal(l[0], "FFMA R7, R3, R7, R6");
+	assert_string_equal(l[1], "");
+	assert_string_equal(l[2], "@P1 EXIT");
+	/* The original and every flip that nvdisasm printed are there. */
+	assert_string_equal(lines[0], "FFMA R7, R3, R7, R6");
+}
+
+static void expect(const char *field, unsigned lo, unsigned width)
+{
+	const struct gp_field_row *r = row(field);
+
+	if (!r)
+		fail_msg("no %s row among %zu", field, nrows);
+	assert_int_equal(r->lo, lo);
+	assert_int_equal(r->width, width);
+	assert_string_equal(r->cls, "FFMA R,R,R,R");
+}
+
+static void test_operands_found(void **state)
+{
+	(void)state;
+	expect("rd", 16, 8);
+	expect("ra", 24, 8);
+	expect("rb", 32, 8);
+	expect("rc", 64, 8);
+	expect("pred", 12, 3);
+	expect("pneg", 15, 1);
+	expect("reuse.ra", 122, 1);
+	expect("reuse.rb", 123, 1);
+	expect("reuse.rc", 124, 1);
+}
+
+static void test_opcode_modifier_invalid(void **state)
+{
+	int opcode_bits = 0, mod_bits = 0, invalid_bits = 0, hidden_bits = 0;
+
+	(void)state;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct gp_field_row *r = &rows[i];
+		if (!strcmp(r->field, "opcode")) {
+			assert_true(r->lo + r->width <= 12);
+			opcode_bits += (int)r->width;
+		} else if (!strcmp(r->field, "modifier")) {
+			assert_true(r->lo >= 77 && r->lo + r->width <= 81);
+			mod_bits += (int)r->width;
+		} else if (!strcmp(r->field, "invalid")) {
+			invalid_bits += (int)r->width;
+		} else if (!strcmp(r->field, "hidden")) {
+			hidden_bits += (int)r->width;
+		}
+	}
+	assert_true(opcode_bits >= 3);
+	assert_int_equal(mod_bits, 4);          /* .SAT, two rounding bits, .FTZ */
+	assert_true(invalid_bits >= 5);         /* 84-86 and 126-127 at least */
+	assert_true(hidden_bits >= 20);         /* stall, yield, barriers print nothing */
+	/* The sign flips of Ra (bit 72) and Rc (bit 75) are operand-form bits, not value bits. */
+	assert_non_null(row("ra.form"));
+	assert_non_null(row("rc.form"));
+}
+
+static void test_crosscheck(void **state)
+{
+	struct gp_field_row bad[256];
+	size_t checked;
+	char msg[1024];
+
+	(void)state;
+	assert_int_equal(gp_solver_crosscheck(rows, nrows, &checked, msg, sizeof msg), 0);
+	assert_true(checked >= 9);
+	memcpy(bad, rows, nrows * sizeof *rows);
+	for (size_t i = 0; i < nrows; i++)
+		if (!strcmp(bad[i].field, "rd"))
+			bad[i].lo = 17;
+	assert_int_equal(gp_solver_crosscheck(bad, nrows, &checked, msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "rd"));
+}
+
+static void test_csv(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(gp_solver_write_csv(f, 90, rows, nrows), 0);
+	fclose(f);
+	assert_true(!strncmp(buf, "sm,class,field,lo,width,evidence\n", 33));
+	assert_non_null(strstr(buf, "90,\"FFMA R,R,R,R\",rd,16,8,"));
+	free(buf);
+}
+
+static void test_cli_usage(void **state)
+{
+	char *argv[] = { "solve", "--bogus" };
+	char *argv2[] = { "solve", "x.cubin" };
+
+	(void)state;
+	assert_int_equal(gp_sass_solve_main(2, argv), GP_EUSAGE);
+	assert_int_equal(gp_sass_solve_main(2, argv2), GP_EUSAGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_text),
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_operands_found),
+		cmocka_unit_test(test_opcode_modifier_invalid),
+		cmocka_unit_test(test_crosscheck),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_cli_usage),
+	};
+	return cmocka_run_group_tests_name("solver", tests, setup, NULL);
+}
