@@ -1,0 +1,74 @@
+/* sgemm.h — the GEMM ladder's variant table and the arithmetic around it (host side).
+ *
+ * Each variant names its kernel in bench/sgemm.cu, the seed kernel it re-implements, its launch
+ * shape and what sizes it accepts. The pure functions below (launch geometry, size checks, rates,
+ * error bound, occupancy reservation) are what tests/test_sgemm.c holds against fixed inputs. */
+#ifndef GP_SGEMM_H
+#define GP_SGEMM_H
+
+#include <stddef.h>
+
+enum sg_kind {
+	SG_K_NAIVE,   /* 16 x 16 threads, one element each */
+	SG_K_TILE,    /* seed 003 tile kernels: tile x tile per block of bx x by */
+	SG_K_VOLKOV,  /* seed 000 family: nt threads, nt * na rows x bn columns */
+	SG_K_P4TILE,  /* seed 002 K2-1 (row-major, operands swapped), 64 x 64 per 16 x 16 block */
+	SG_K_P4,      /* seed 002 K2-2..5, 128 x 128 per 16 x 16 block */
+	SG_K_K1,      /* seed 001, 256 threads, bm x bm */
+	SG_K_WARP,    /* modern, 1-D swizzled grid, dynamic shared memory */
+	SG_K_CUBLAS,  /* the baseline */
+};
+
+struct sg_variant {
+	const char *name;   /* kernel symbol and parameter value */
+	const char *seed;   /* the seed kernel it re-implements, or the modern step */
+	enum sg_kind kind;
+	int elem;           /* 4 float, 8 double */
+	int bm, bn, bk;     /* C tile and K step (sizes must be multiples unless `any`) */
+	int bx, by;         /* block shape (threads) */
+	int na, gap;        /* seed 000: A vectors per thread; method7's far-apart vectors */
+	int any;            /* handles any m, n, k */
+	int vec4;           /* float4 global access: lda, ldb, ldc multiples of 4 */
+	int dyn_smem;       /* dynamic shared memory bytes (SG_K_WARP) */
+};
+
+extern const struct sg_variant sg_variants[];
+extern const size_t sg_nvariants;
+
+const struct sg_variant *sg_variant_find(const char *name);
+
+/* Grid and block for a launch of v on m x n (x, y, z each). */
+void sg_launch_dims(const struct sg_variant *v, int m, int n, unsigned grid[3], unsigned block[3]);
+
+/* 0 if v accepts the problem, else -1 with the reason in why ("needs m % 128 == 0"). */
+int sg_supports(const struct sg_variant *v, int m, int n, int k, int lda, int ldb, int ldc, char *why, size_t len);
+
+/* 2 m n k / t in GFLOP/s (t in ms). */
+double sg_gflops(double m, double n, double k, double ms);
+/* FP32 (or FP64) peak in GFLOP/s: 2 flops x lanes x SMs x MHz. */
+double sg_peak_gflops(int lanes, int sms, double mhz);
+/* FP64 FMA lanes per SM for a compute capability (0 if unknown). */
+int sg_fp64_lanes_per_sm(int cc_major, int cc_minor);
+
+/* Relative Frobenius-norm bound for a GEMM computed twice in the same precision with
+ * different summation orders (see sgemm.c): 64 u sqrt(k), u = 2^-24 (float) or 2^-53. */
+double sg_err_bound(int k, int elem);
+/* ||C - R||_F / ||R||_F over the m x n leading part (column-major, ldc); NaN in C gives NaN. */
+double sg_rel_err_f(const float *c, const float *r, int m, int n, int ldc);
+double sg_rel_err_d(const double *c, const double *r, int m, int n, int ldc);
+
+/* Dynamic shared memory that leaves room for exactly `blocks` blocks per SM of a kernel with
+ * `static_smem` bytes (each block also costs `reserved` bytes of system shared memory), within
+ * `per_sm` bytes per SM and `max_dyn` per block; -1 if even 0 bytes allow fewer blocks. */
+long sg_reserve_smem(int blocks, int static_smem, int reserved, int per_sm, int max_dyn);
+/* Blocks per SM that shared memory alone allows. */
+int sg_blocks_by_smem(int smem_per_block, int reserved, int per_sm);
+
+/* Seed 001's shapes [M, K, N] in units of W: www w2w4w w4ww 4ww4w 4w2ww; seed002 is seed 002's
+ * 2560 x 2560 x 1024 whatever W. 0 or -1. */
+int sg_shape(const char *name, int w, int *m, int *k, int *n);
+
+/* Round x up to a multiple of u (u >= 1). */
+long sg_round_up(long x, long u);
+
+#endif

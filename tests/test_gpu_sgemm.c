@@ -1,0 +1,187 @@
+/* test_gpu_sgemm.c — the GEMM ladder on a GPU: every variant correct against cuBLAS.
+ *
+ * Runs the sgemm and dgemm experiments through their measure() on a size every variant accepts
+ * (768 x 768 x 256: a multiple of all tiles) and on sizes that are not tile multiples, where the
+ * variants that claim any size must be correct and the others must decline ("n/a") rather than
+ * run. The experiment itself poisons the output with NaN before the checked run, fills padding
+ * and allocation slack with NaN, and holds ||C - C_cuBLAS||_F / ||C_cuBLAS||_F to 64 u sqrt(k)
+ * (bench/sgemm_model.c says why). Where there is no GPU or no cuBLAS each test says so and skips. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "blas.h"
+#include "experiment.h"
+#include "sgemm.h"
+#include "suite.h"
+
+static struct gp_device dev;
+static int have_gpu;
+static char no_gpu_why[512];
+
+static int group_setup(void **state)
+{
+	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
+	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
+		gp_device_close(&dev);
+		have_gpu = 0;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (have_gpu) {
+		gp_blas_unload();
+		gp_device_close(&dev);
+	}
+	return 0;
+}
+
+#define NEED_GPU()                                                                                 \
+	do {                                                                                       \
+		if (!have_gpu) {                                                                   \
+			print_message("skipped: %s\n", no_gpu_why);                                \
+			skip();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* Run one experiment over "param", "values" pairs; every point must return 0. */
+static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
+{
+	const struct gp_experiment *e = gp_experiment_find(name);
+	struct gp_suite_item item = { .exp = e };
+	struct gp_run run = { .dev = &dev, .reps = 2, .warmup = 1 };
+	struct gp_sweep sw;
+	struct gp_table *t;
+	char err[256];
+
+	assert_non_null(e);
+	for (size_t i = 0; i < n; i += 2)
+		for (size_t k = 0; k < e->impl->nparams; k++)
+			if (!strcmp(e->impl->params[k].name, settings[i]))
+				item.values[k] = (char *)settings[i + 1];
+	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
+	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	assert_non_null(t);
+	for (size_t p = 0; p < sw.npoints; p++) {
+		struct gp_point pt;
+		int rc;
+		gp_sweep_point(&sw, p, &pt);
+		rc = e->impl->measure(&run, &pt, t);
+		if (rc && t->nrows)
+			print_error("%s %s: %s\n", name, gp_table_get(t, t->nrows - 1, "kernel"),
+				    gp_table_get(t, t->nrows - 1, "status"));
+		assert_int_equal(rc, 0);
+	}
+	gp_sweep_free(&sw);
+	free(run.profile);
+	return t;
+}
+
+/* Every row ok (or n/a exactly for the variants that need tile multiples, when allowed). */
+static void check_rows(const struct gp_table *t, int allow_na)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *k = gp_table_get(t, r, "kernel"), *st = gp_table_get(t, r, "status");
+		const struct sg_variant *v = sg_variant_find(k);
+		double e = NAN, b = NAN;
+		assert_non_null(v);
+		if (!strncmp(st, "n/a", 3)) {
+			if (!allow_na || v->any)
+				fail_msg("%s declined a size it must handle: %s", k, st);
+			continue;
+		}
+		if (strcmp(st, "ok"))
+			fail_msg("%s %s x %s x %s: %s", k, gp_table_get(t, r, "m"), gp_table_get(t, r, "n"),
+				 gp_table_get(t, r, "k"), st);
+		assert_int_equal(gp_table_get_double(t, r, "rel_err", &e), 0);
+		assert_int_equal(gp_table_get_double(t, r, "err_bound", &b), 0);
+		assert_true(e <= b);
+		assert_true(gp_table_get_double(t, r, "regs_per_thread", &b) == 0 && (v->kind == SG_K_CUBLAS || b > 0));
+	}
+}
+
+static void test_sgemm_all_variants_tile_multiple(void **state)
+{
+	static const char *const set[] = { "m", "768", "n", "768", "k", "256" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm", set, 6);
+	assert_int_equal(t->nrows, 33);
+	check_rows(t, 0);
+	gp_table_free(t);
+}
+
+static void test_sgemm_any_size(void **state)
+{
+	static const char *const set[] = { "m", "1 65 333", "n", "97", "k", "1 45" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm", set, 6);
+	check_rows(t, 1);
+	gp_table_free(t);
+}
+
+static void test_sgemm_padded_lda(void **state)
+{
+	static const char *const set[] = { "m", "260", "unit", "1 8 32",
+					   "kernel", "sgemm_10_method5_v1 sgemm_11_method5_v2 sgemm_12_method5_v3 "
+						     "sgemm_13_method6 sgemm_14_method7 sgemm_15_method8 sgemm_16_k3 cublas" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm_lda", set, 6);
+	check_rows(t, 0);
+	gp_table_free(t);
+}
+
+static void test_sgemm_occupancy_reserve(void **state)
+{
+	static const char *const set[] = { "m", "512", "threads", "256 512", "kernel", "sgemm_04_volkov" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm_occupancy", set, 6);
+	check_rows(t, 0);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double target = NAN, got = NAN;
+		gp_table_get_double(t, r, "target_threads_per_sm", &target);
+		gp_table_get_double(t, r, "active_threads_per_sm", &got);
+		assert_true(got <= target);
+	}
+	gp_table_free(t);
+}
+
+static void test_dgemm_all_variants(void **state)
+{
+	static const char *const set[] = { "n", "256 129" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("dgemm", set, 2);
+	check_rows(t, 1);
+	gp_table_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sgemm_all_variants_tile_multiple),
+		cmocka_unit_test(test_sgemm_any_size),
+		cmocka_unit_test(test_sgemm_padded_lda),
+		cmocka_unit_test(test_sgemm_occupancy_reserve),
+		cmocka_unit_test(test_dgemm_all_variants),
+	};
+
+	return cmocka_run_group_tests_name("gpu_sgemm", tests, group_setup, group_teardown);
+}

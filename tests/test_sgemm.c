@@ -1,0 +1,317 @@
+/* test_sgemm.c — host tests of the GEMM ladder's arithmetic and index maps (no GPU).
+ *
+ * Rates and peaks on fixed numbers; the correctness bound against real FP32 accumulation (it
+ * must pass an honest float dot product and fail one with a dropped term); the shared-memory
+ * reservation of the occupancy sweep; and, through the same inline index maps the kernels use
+ * (bench/sgemm_map.h), a walk over every block and thread of each bound-checked variant's launch
+ * on sizes that are not tile multiples: each element of C written exactly once, A read only
+ * inside the allocation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "experiment.h"
+#include "sgemm.h"
+#include "sgemm_map.h"
+
+static void test_rates(void **state)
+{
+	/* 2 * 4096^3 flops in 2.7 ms */
+	assert_float_equal(sg_gflops(4096, 4096, 4096, 2.7), 2.0 * 4096.0 * 4096 * 4096 / 2.7e-3 / 1e9, 1e-6);
+	assert_float_equal(sg_gflops(2560, 2560, 1024, 1.0), 13421.7728, 1e-3);
+	assert_true(isnan(sg_gflops(1, 1, 1, 0)));
+	/* H100 SXM: 132 SMs x 128 lanes x 2 x 1980 MHz = 66.9 TFLOP/s */
+	assert_float_equal(sg_peak_gflops(128, 132, 1980), 66908.16, 1e-6);
+	assert_int_equal(sg_fp64_lanes_per_sm(9, 0), 64);
+	assert_int_equal(sg_fp64_lanes_per_sm(8, 0), 32);
+	assert_int_equal(sg_fp64_lanes_per_sm(8, 9), 2);
+	/* cuBLAS at 51.5 TFLOP/s on that peak: 77 % */
+	assert_float_equal(100.0 * 51500 / sg_peak_gflops(128, 132, 1980), 76.97, 0.01);
+}
+
+static void test_err_bound_values(void **state)
+{
+	assert_float_equal(sg_err_bound(4096, 4), 64.0 * 0x1p-24 * 64.0, 1e-12);
+	assert_float_equal(sg_err_bound(1, 4), 64.0 * 0x1p-24, 1e-12);
+	assert_float_equal(sg_err_bound(0, 4), 64.0 * 0x1p-24, 1e-12);
+	assert_true(sg_err_bound(1024, 8) < 1e-12);
+}
+
+static uint64_t rng = 12345;
+
+static float uni(void)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (float)((double)(rng >> 40) * 0x1p-23 - 1.0);
+}
+
+/* m x n results of a k-long float dot product per element (sequential, like a GEMM thread),
+ * against the double reference: inside the bound; with one term dropped: outside. */
+static void check_bound_k(int k, int drop)
+{
+	enum { M = 8, N = 8 };
+	float *a = malloc((size_t)k * M * sizeof *a), *b = malloc((size_t)k * N * sizeof *b);
+	float c[M * N], r[M * N];
+
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int i = 0; i < k * M; i++)
+		a[i] = uni();
+	for (int i = 0; i < k * N; i++)
+		b[i] = uni();
+	for (int j = 0; j < N; j++)
+		for (int i = 0; i < M; i++) {
+			float acc = 0;
+			double ref = 0;
+			for (int l = 0; l < k; l++) {
+				if (!(drop && l == k / 2))
+					acc = fmaf(a[i + l * M], b[l + j * k], acc);
+				ref += (double)a[i + l * M] * b[l + j * k];
+			}
+			c[i + j * M] = acc;
+			r[i + j * M] = (float)ref;
+		}
+	if (drop)
+		assert_true(sg_rel_err_f(c, r, M, N, M) > sg_err_bound(k, 4));
+	else
+		assert_true(sg_rel_err_f(c, r, M, N, M) < sg_err_bound(k, 4));
+	free(a);
+	free(b);
+}
+
+static void test_err_bound_catches(void **state)
+{
+	static const int ks[] = { 16, 256, 1024, 4096, 12288 };
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(ks); i++) {
+		check_bound_k(ks[i], 0);
+		check_bound_k(ks[i], 1);
+	}
+}
+
+static void test_rel_err(void **state)
+{
+	/* 2 x 2 in a leading dimension of 3: the padding row is NaN and must be ignored. */
+	const float r[6] = { 3, 4, NAN, 0, 0, NAN };
+	float c[6] = { 3, 4, NAN, 0, 0, NAN };
+	const double rd[4] = { 1, 0, 0, 1 }, cd[4] = { 1, 0, 0, 1.5 };
+
+	assert_float_equal(sg_rel_err_f(c, r, 2, 2, 3), 0.0, 0);
+	c[1] = 4.5f; /* off by 0.5 on a norm of 5 */
+	assert_float_equal(sg_rel_err_f(c, r, 2, 2, 3), 0.1, 1e-12);
+	c[3] = NAN; /* a poisoned element that was never written */
+	assert_true(isnan(sg_rel_err_f(c, r, 2, 2, 3)));
+	assert_float_equal(sg_rel_err_d(cd, rd, 2, 2, 2), 0.5 / sqrt(2.0), 1e-12);
+}
+
+static void test_reserve_smem(void **state)
+{
+	const int per_sm = 233472, reserved = 1024, max_dyn = 232448; /* H100 */
+
+	assert_int_equal(sg_reserve_smem(4, 1088, reserved, per_sm, max_dyn), 56192);
+	assert_int_equal(sg_reserve_smem(0, 1088, reserved, per_sm, max_dyn), -1);
+	/* A kernel with 100 KB of its own cannot be squeezed to 3 blocks. */
+	assert_int_equal(sg_reserve_smem(3, 100 * 1024, reserved, per_sm, max_dyn), -1);
+	for (int blocks = 1; blocks <= 32; blocks++) {
+		static const int statics[] = { 0, 1088, 16640, 33280 };
+		for (size_t s = 0; s < GP_ARRAY_SIZE(statics); s++) {
+			const long dyn = sg_reserve_smem(blocks, statics[s], reserved, per_sm, max_dyn);
+			if (dyn < 0) {
+				assert_true(sg_blocks_by_smem(statics[s], reserved, per_sm) < blocks);
+				continue;
+			}
+			assert_int_equal(sg_blocks_by_smem(statics[s] + (int)dyn, reserved, per_sm), blocks);
+			assert_int_equal(dyn % 128, 0);
+		}
+	}
+}
+
+static void test_shapes(void **state)
+{
+	int m, k, n;
+
+	assert_int_equal(sg_shape("w2w4w", 192, &m, &k, &n), 0);
+	assert_int_equal(m, 192);
+	assert_int_equal(k, 384);
+	assert_int_equal(n, 768);
+	assert_int_equal(sg_shape("4w2ww", 10, &m, &k, &n), 0);
+	assert_true(m == 40 && k == 20 && n == 10);
+	assert_int_equal(sg_shape("ww", 10, &m, &k, &n), -1);
+	assert_int_equal(sg_shape("seed002", 768, &m, &k, &n), 0);
+	assert_true(m == 2560 && k == 1024 && n == 2560);
+	assert_int_equal(sg_round_up(4100, 8), 4104);
+	assert_int_equal(sg_round_up(4100, 1), 4100);
+	assert_int_equal(sg_round_up(4096, 32), 4096);
+}
+
+/* Every variant in the registry's kernel list, every kernel of the list in the table. */
+static void test_table_vs_registry(void **state)
+{
+	const struct gp_experiment *e = gp_experiment_find("sgemm"), *d = gp_experiment_find("dgemm");
+	char why[128];
+
+	assert_non_null(e);
+	assert_non_null(d);
+	for (size_t i = 0; i < sg_nvariants; i++) {
+		const struct sg_variant *v = &sg_variants[i];
+		const struct gp_experiment *x = v->elem == 8 ? d : e;
+		const char *choices = x->impl->params[x->impl->nparams - 1].choices;
+		const char *p = strstr(choices, v->name);
+		const size_t l = strlen(v->name);
+		assert_non_null(p);
+		assert_true(p[l] == ' ' || p[l] == '\0');
+		assert_ptr_equal(sg_variant_find(v->name), v);
+		/* Tile multiples are accepted, one more is refused unless the variant claims any size. */
+		assert_int_equal(sg_supports(v, 4 * 768, 4 * 768, 4 * 768, 4 * 768, 4 * 768, 4 * 768, why, sizeof why), 0);
+		if (v->bm > 1)
+			assert_int_equal(sg_supports(v, 4 * 768 + 1, 4 * 768, 4 * 768, 4 * 768 + 4, 4 * 768, 4 * 768 + 4, why,
+						     sizeof why) == 0,
+					 v->any);
+	}
+	assert_null(sg_variant_find("sgemm_99_nope"));
+}
+
+enum check { C_NONE, C_V1, C_V2, C_V3 };
+
+static enum check check_of(const struct sg_variant *v)
+{
+	if (v->kind != SG_K_VOLKOV || !v->any)
+		return C_NONE;
+	return strstr(v->name, "_v1") ? C_V1 : strstr(v->name, "_v2") ? C_V2 : C_V3;
+}
+
+/* Walk the launch of v on m x n x k; count the writes to each element of C and check A's reads. */
+static void cover(const struct sg_variant *v, int m, int n, int k)
+{
+	unsigned grid[3], block[3];
+	unsigned char *cnt = calloc((size_t)m * n, 1);
+	const int lda = m + 3;
+	const long a_alloc = (long)lda * k + SG_SLACK_ELEMS;
+	const enum check ck = check_of(v);
+
+	assert_non_null(cnt);
+	sg_launch_dims(v, m, n, grid, block);
+	for (unsigned bx = 0; bx < grid[0]; bx++)
+		for (unsigned by = 0; by < grid[1]; by++)
+			for (unsigned ty = 0; ty < block[1]; ty++)
+				for (unsigned tx = 0; tx < block[0]; tx++) {
+					if (v->kind == SG_K_NAIVE) {
+						const int r = (int)(bx * block[0] + tx), c = (int)(by * block[1] + ty);
+						if (r < m && c < n)
+							cnt[r + (size_t)c * m]++;
+					} else if (v->kind == SG_K_TILE) {
+						for (int i = 0; i < v->bm / (int)block[0]; i++)
+							for (int j = 0; j < v->bn / (int)block[1]; j++) {
+								const int r = sg_t_row((int)bx, v->bm, (int)tx, i, (int)block[0]);
+								const int c = sg_t_col((int)by, v->bn, (int)ty, j, (int)block[1]);
+								if (r < m && c < n)
+									cnt[r + (size_t)c * m]++;
+							}
+					} else if (v->kind == SG_K_VOLKOV) {
+						const int nt = (int)block[0];
+						for (int a = 0; a < v->na; a++) {
+							const int r = sg_v_row((int)bx, (int)grid[0], (int)tx, a, nt, v->na, v->gap);
+							const int ra = ck == C_V3 ? sg_clamp_row(r, m) : r;
+							/* A reads: row ra of columns 0 .. k-1 (V1 guards rows >= m). */
+							if (ck == C_V3)
+								assert_true(ra >= 0 && ra < m);
+							if (ck == C_V2)
+								assert_true(ra + (long)(k - 1) * lda < a_alloc);
+							for (int j = 0; j < v->bn; j++) {
+								const int c = (int)by * v->bn + j;
+								if (r < m && c < n)
+									cnt[r + (size_t)c * m]++;
+							}
+						}
+					} else {
+						fail_msg("%s: no coverage model", v->name);
+					}
+				}
+	for (size_t i = 0; i < (size_t)m * n; i++)
+		if (cnt[i] != 1)
+			fail_msg("%s %dx%dx%d: element (%zu, %zu) written %d times", v->name, m, n, k, i % m, i / m, cnt[i]);
+	free(cnt);
+}
+
+static void test_coverage_any_size(void **state)
+{
+	static const int sizes[][3] = { { 1, 1, 1 }, { 65, 17, 33 }, { 129, 31, 17 }, { 200, 45, 100 }, { 257, 130, 7 },
+					{ 64, 16, 16 } };
+
+	for (size_t i = 0; i < sg_nvariants; i++) {
+		const struct sg_variant *v = &sg_variants[i];
+		if (!v->any || v->kind == SG_K_CUBLAS)
+			continue;
+		for (size_t s = 0; s < GP_ARRAY_SIZE(sizes); s++)
+			cover(v, sizes[s][0], sizes[s][1], sizes[s][2]);
+	}
+}
+
+/* The tile-multiple variants of the seed 000 family on their own sizes. */
+static void test_coverage_multiples(void **state)
+{
+	for (size_t i = 0; i < sg_nvariants; i++) {
+		const struct sg_variant *v = &sg_variants[i];
+		if (v->any || (v->kind != SG_K_VOLKOV && v->kind != SG_K_TILE))
+			continue;
+		cover(v, 2 * v->bm, 3 * v->bn, 2 * v->bk);
+	}
+}
+
+static void test_swizzle_bijection(void **state)
+{
+	static const int dims[][2] = { { 1, 1 }, { 32, 32 }, { 9, 5 }, { 8, 3 }, { 17, 64 }, { 3, 100 } };
+
+	for (size_t d = 0; d < GP_ARRAY_SIZE(dims); d++) {
+		const int tm_n = dims[d][0], tn_n = dims[d][1];
+		unsigned char *seen = calloc((size_t)tm_n * tn_n, 1);
+		assert_non_null(seen);
+		for (int id = 0; id < tm_n * tn_n; id++) {
+			int tm, tn;
+			sg_swizzle(id, tm_n, tn_n, 8, &tm, &tn);
+			assert_true(tm >= 0 && tm < tm_n && tn >= 0 && tn < tn_n);
+			assert_int_equal(seen[tm + (size_t)tn * tm_n]++, 0);
+		}
+		free(seen);
+	}
+}
+
+static void test_launch_dims(void **state)
+{
+	unsigned g[3], b[3];
+
+	sg_launch_dims(sg_variant_find("sgemm_06_method1"), 4096, 4096, g, b);
+	assert_true(g[0] == 32 && g[1] == 256 && b[0] == 64 && b[1] == 1);
+	sg_launch_dims(sg_variant_find("sgemm_30_cpasync3"), 4096, 8192, g, b);
+	assert_true(g[0] == 32 * 64 && g[1] == 1 && b[0] == 256);
+	sg_launch_dims(sg_variant_find("sgemm_16_k3"), 65, 64, g, b);
+	assert_true(g[0] == 2 && g[1] == 1 && b[0] == 16 && b[1] == 8);
+	sg_launch_dims(sg_variant_find("sgemm_26_k1_12x12"), 12288, 12288, g, b);
+	assert_true(g[0] == 64 && g[1] == 64 && b[0] == 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_err_bound_values),
+		cmocka_unit_test(test_err_bound_catches),
+		cmocka_unit_test(test_rel_err),
+		cmocka_unit_test(test_reserve_smem),
+		cmocka_unit_test(test_shapes),
+		cmocka_unit_test(test_table_vs_registry),
+		cmocka_unit_test(test_coverage_any_size),
+		cmocka_unit_test(test_coverage_multiples),
+		cmocka_unit_test(test_swizzle_bijection),
+		cmocka_unit_test(test_launch_dims),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
