@@ -137,7 +137,17 @@ static int recv_msg(int fd, struct msg *m, double deadline, volatile sig_atomic_
 
 /* ---------------------------------------------------------------- describe */
 
-int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen)
+/* The device's attributes as raw bytes, for derivations in the parent (no CUDA handles: the
+ * context and modules are cleared on arrival). */
+static int send_blob(int fd, const void *p, uint32_t len)
+{
+	struct msg_hdr h = { MSG_DESC, 1, 0, 1 };
+
+	return write_all(fd, &h, sizeof h) || write_all(fd, &len, sizeof len) || write_all(fd, p, len);
+}
+
+int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,
+			 struct gp_device *dev_out)
 {
 	int fds[2], st, rc = GP_EFAIL;
 	struct msg m;
@@ -170,7 +180,9 @@ int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, ch
 			cells[1 + 2 * i] = d[i].key;
 			cells[2 + 2 * i] = d[i].value;
 		}
-		send_msg(fds[1], MSG_DESC, 0, 0, cells, (uint32_t)(1 + 2 * k));
+		if (send_msg(fds[1], MSG_DESC, 0, 0, cells, (uint32_t)(1 + 2 * k)) ||
+		    send_blob(fds[1], &dev, sizeof dev))
+			_exit(GP_EIO);
 		gp_device_close(&dev);
 		_exit(0);
 	}
@@ -187,7 +199,16 @@ int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, ch
 			snprintf(kv[*n].key, sizeof kv[*n].key, "%s", m.cells[i]);
 			snprintf(kv[*n].value, sizeof kv[*n].value, "%s", m.cells[i + 1]);
 		}
-		rc = 0;
+		msg_free(&m);
+		if (recv_msg(fds[0], &m, gp_now() + 120, NULL) || m.h.type != MSG_DESC || m.h.ncells != 1) {
+			gp_err("the device probe process sent no attributes");
+		} else {
+			/* recv_msg allocated len + 1 bytes; the blob is exactly the struct */
+			memcpy(dev_out, m.cells[0], sizeof *dev_out);
+			dev_out->ctx = NULL;
+			dev_out->nmodules = 0;
+			rc = 0;
+		}
 	}
 	msg_free(&m);
 	close(fds[0]);

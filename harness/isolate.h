@@ -14,8 +14,10 @@
 #include "device.h"
 #include "suite.h"
 
-/* Device description from a child: key/value pairs for meta.csv, and the results slug. */
-int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen);
+/* Device description from a child: key/value pairs for meta.csv, the results slug, and the
+ * attributes (no CUDA handles) for derivations that run in the parent. */
+int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,
+			 struct gp_device *dev);
 
 struct gp_progress {
 	double t0;           /* monotonic start of the run */

@@ -4,6 +4,7 @@
 #define GP_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct gp_table {
 	char **cols;
