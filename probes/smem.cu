@@ -191,6 +191,13 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 		for (int it = 0; it < iters; it++) {                                               \
 			APPLY(BODY, OFFS)                                                          \
 		}                                                                                  \
+		/* A barrier does not wait for stores to drain: a dependent load of this thread's  \
+		 * own address, consumed before the barrier, ends its window after its accesses. */ \
+		{                                                                                  \
+			unsigned w_;                                                               \
+			asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(w_) : "r"(a) : "memory"); \
+			asm volatile("add.u32 %0, %0, %1;" : "+r"(acc) : "r"(w_) : "memory");      \
+		}                                                                                  \
 		__syncthreads();                                                                   \
 		t1 = gp_clock();                                                                   \
 		if (gp_is_clock_thread()) {                                                        \

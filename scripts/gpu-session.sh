@@ -1,33 +1,58 @@
 #!/usr/bin/env bash
 # gpu-session.sh — everything one GPU session needs, in one call (device time is scarce):
-# build for every sm, GPU tests, the quick and default suites with their wall times, the SASS of
-# every kernel, then one archive of results + SASS + log under $OUT (default ./out).
+# build, the GPU tests (each under a time limit), the quick and default suites with their wall
+# times, extra suites given as arguments, the SASS of every kernel, then one archive of results,
+# SASS and logs under $OUT (default ./out).
 # Needs the dependencies unpacked by `make deps` (carried as .deps on a machine with no network).
-# Usage: scripts/gpu-session.sh [SUITE...]   extra suites (e.g. configs/paper.csv) run after default
+# Env: SM (default 90: the H100/H200; "75 80 86 89 90" for all), GPU_TEST_LIMIT seconds per test
+# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1; SOLVE=1 runs the ISA
+# encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
+# SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over the quick suite,
+# SANITIZE_LIMIT_S seconds per run, default 60) last.
+# Usage: scripts/gpu-session.sh [SUITE...]
 set -u
 OUT=${OUT:-out}
 DEPS=${DEPS:-.deps/root}
+SM=${SM:-90}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/session.log") 2>&1
 
 stamp() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 smi() { nvidia-smi --query-gpu=name,pstate,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv,noheader 2>/dev/null || echo "nvidia-smi unavailable"; }
-timed() { local t0 t1; t0=$(date +%s.%N); "$@"; local rc=$?; t1=$(date +%s.%N); echo "TIME $(echo "$t1 - $t0" | bc -l 2>/dev/null || python3 -c "print($t1-$t0)") s rc=$rc: $*"; return $rc; }
+timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); python3 -c "print('TIME %.1f s rc=$rc: ' % ($t1 - $t0) + '''$*''')"; return $rc; }
 
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
 echo "== GPU before: $(smi)"
 [ -f "$DEPS/usr/include/csv.h" ] || { echo "gpu-session: no $DEPS (run make deps here and carry .deps)"; exit 1; }
-timed make -j16 DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+timed make -j16 SM="$SM" DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 bin/gpuprobe info
-timed make test DEPS="$DEPS" 2>&1 | tail -40
+if [ -z "${SKIP_TESTS:-}" ]; then
+	for t in build/tests/test_gpu build/tests/test_gpu_* build/tests/test_reliability; do
+		case $t in *.d) continue ;; esac
+		timed timeout "${GPU_TEST_LIMIT:-240}" env CMOCKA_MESSAGE_OUTPUT=stdout "$t" 2>&1 |
+			grep -vE '^\[ (RUN|      OK) '
+	done
+fi
 rm -rf results/_session && mkdir -p results/_session
-timed make quick DEPS="$DEPS" RESULTS=results/_session
+[ -n "${SKIP_QUICK:-}" ] || timed make quick SM="$SM" DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after quick: $(smi)"
-timed make run DEPS="$DEPS" RESULTS=results/_session
+[ -n "${SKIP_DEFAULT:-}" ] || timed make run SM="$SM" DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after default: $(smi)"
 for s in "$@"; do
 	timed bin/gpuprobe run --suite "$s" --out results/_session
 done
-make sass DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
+make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
+if [ -n "${SOLVE:-}" ]; then
+	mkdir -p results/_session/solver
+	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
+		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin
+	nvdisasm -b SM90 results/_session/solver/flips_sm90.bin >results/_session/solver/flips_sm90.txt 2>&1 ||
+		echo "nvdisasm on the flips failed"
+fi
+if [ -n "${SANITIZE:-}" ]; then
+	timed make sanitize SM="$SM" DEPS="$DEPS" SANITIZE_OUT=results/_session/sanitize \
+		SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-60}"
+	rm -rf results/_session/sanitize/results
+fi
 echo "== $(stamp) done"
 tar czf "$OUT/results.tgz" -C results/_session . && ls -la "$OUT"

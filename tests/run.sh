@@ -5,9 +5,10 @@
 set -u
 pass=0 fail=0 skip=0 crashed=0
 for t in "$@"; do
-	echo "== $t"
+	t0=$(date +%s)
 	out=$(CMOCKA_MESSAGE_OUTPUT=stdout "$t" 2>&1)
 	rc=$?
+	echo "== $t ($(( $(date +%s) - t0 )) s)"
 	printf '%s\n' "$out"
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
 	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
