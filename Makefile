@@ -20,7 +20,7 @@ PTX_SM ?= $(lastword $(sort $(SM)))
 DEPS ?=
 GNUPLOT ?= gnuplot
 
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 VERSION := 0.1.0
 
 CSTD := -std=gnu11
