@@ -27,7 +27,7 @@ CSTD := -std=gnu11
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iharness -Iprobes -Ibench -I$(BUILD)/gen -I$(CUDA_HOME)/include -D_GNU_SOURCE \
-	-DGP_VERSION='"$(VERSION)"' -DGP_GIT_REV='"$(GIT_REV)"' -DGP_CUDA_LIB_DIR='"$(CUDA_HOME)/lib64"'
+	-DGP_CUDA_LIB_DIR='"$(CUDA_HOME)/lib64"'
 # Host arithmetic that validates GPU results must not be contracted into FMAs behind our back.
 HOST_FLAGS := $(CSTD) $(WARN) -ffp-contract=off -MMD -MP
 LDLIBS += -ldl -lm -lpthread
@@ -79,6 +79,18 @@ $(BIN): $(BUILD)/obj/harness/main.o $(LIBGP)
 $(LIBGP): $(HOST_OBJ) $(IMAGE_OBJ)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Version and git revision as a generated header, rewritten only when they change, so objects
+# that print them are rebuilt exactly then (a reused build tree never reports a stale revision).
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define GP_VERSION "%s"\n#define GP_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' > $@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+
+$(BUILD)/obj/harness/main.o $(BUILD)/obj/harness/run.o $(BUILD)/tests/test_cli: $(BUILD)/gen/version.h
+
+.PHONY: FORCE
+FORCE:
 
 # The registry: every family's .def file, concatenated in name order.
 $(BUILD)/gen/experiments.def: $(DEF_SRC) Makefile

@@ -1,6 +1,7 @@
 /* main.c — the gpuprobe command line. Data goes to stdout or files; progress and diagnostics
  * to stderr; the exit status says what went wrong (gp.h, README "Errors"). */
 #include "gp.h"
+#include "version.h"
 #include "run.h"
 #include "sass/sass.h"
 

@@ -4,6 +4,7 @@
  * or hang becomes a row saying so and the suite goes on. An interrupt finishes the point in
  * flight, writes what is complete and marks the run "interrupted" in meta.csv. */
 #include "gp.h"
+#include "version.h"
 #include "experiment.h"
 #include "isolate.h"
 #include "run.h"

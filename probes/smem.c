@@ -245,7 +245,7 @@ static const struct gp_param bw_smem_params[] = {
 	{ "pattern", GP_PARAM_NAME, 0, 0, "conflict_free broadcast", "conflict_free broadcast",
 	  "lane l at l x width, or every lane the same address" },
 	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "1024", "threads of the one block per SM" },
-	{ "iters", GP_PARAM_INT, 1, 1000000, NULL, "4 16 64 256 1024 4096", "trips of 8 accesses (data volume)" },
+	{ "iters", GP_PARAM_INT, 1, 1000000, NULL, "16 64 256 1024 4096", "trips of 8 accesses (data volume)" },
 };
 
 static const char *const bw_smem_cols[] = {

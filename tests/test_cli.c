@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "version.h"
 #include "experiment.h"
 
 /* ---------------------------------------------------------------- helpers */
