@@ -294,10 +294,58 @@ static void describe_exit(int st, char *buf, size_t len)
 		snprintf(buf, len, "fault: the measuring process ended abnormally");
 }
 
-int gp_isolated_sweep(const struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t)
+int gp_inprocess_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,
+			  struct gp_device *dev)
+{
+	char why[512];
+	int rc = gp_device_open(dev, device, why, sizeof why);
+
+	if (rc) {
+		gp_err("%s", why);
+		return rc;
+	}
+	*n = gp_device_describe(dev, kv, max);
+	snprintf(slug, slen, "%s", dev->slug);
+	return 0;
+}
+
+static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t)
+{
+	struct gp_run run = { .dev = iso->dev, .reps = iso->reps, .warmup = iso->warmup };
+	int worst = 0;
+
+	for (size_t p = 0; p < sw->npoints && !*iso->interrupted; p++) {
+		struct gp_point pt;
+		char desc[256], why[600];
+		const size_t before = t->nrows;
+		int rc;
+
+		gp_sweep_point(sw, p, &pt);
+		gp_point_format(&pt, desc, sizeof desc);
+		progress_line(iso->progress, sw, p, desc);
+		rc = sw->exp->impl->measure(&run, &pt, t);
+		iso->progress->done++;
+		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
+			snprintf(why, sizeof why, "fault: %s", gp_last_error()[0] ? gp_last_error() : "error");
+			if (t->nrows == before)
+				failed_row(t, sw, p, why);
+			iso->dead = 1; /* the context is unusable: nothing more can be measured */
+			return rc == GP_ENOGPU ? GP_ENOGPU : GP_ECUDA;
+		}
+		if (rc > worst)
+			worst = rc;
+	}
+	free(run.profile);
+	return worst;
+}
+
+int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t)
 {
 	size_t next = 0;
 	int worst = 0;
+
+	if (iso->inprocess)
+		return inprocess_sweep(iso, sw, t);
 
 	while (next < sw->npoints && !*iso->interrupted) {
 		int fds[2], st = 0, ended = 0, forwarded = 0;

@@ -18,6 +18,9 @@
  * attributes (no CUDA handles) for derivations that run in the parent. */
 int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,
 			 struct gp_device *dev);
+/* The same in this process: dev is opened and stays open (in-process mode). */
+int gp_inprocess_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,
+			  struct gp_device *dev);
 
 struct gp_progress {
 	double t0;           /* monotonic start of the run */
@@ -27,6 +30,11 @@ struct gp_progress {
 
 struct gp_isolation {
 	int device, reps, warmup;
+	/* In-process mode (--no-isolate): no child processes, for tools that must see the kernels
+	 * themselves (compute-sanitizer does not follow a fork without exec). A fault then ends the
+	 * run: the context is gone. dev is the opened device; dead is set after a fault. */
+	int inprocess, dead;
+	struct gp_device *dev;
 	double timeout_s;                    /* watchdog per point */
 	volatile sig_atomic_t *interrupted;  /* set by the parent's signal handler */
 	struct gp_progress *progress;
@@ -34,7 +42,7 @@ struct gp_isolation {
 
 /* Measure every point of sw into t. Returns the worst gp_exit code of the points (GP_ECUDA if any
  * point faulted or hung, with a row saying so), or GP_ENOGPU / GP_EFAIL if nothing could run. */
-int gp_isolated_sweep(const struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t);
+int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t);
 
 double gp_now(void);
 

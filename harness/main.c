@@ -26,6 +26,8 @@ static const char usage[] =
 	"      --report              write REPORT.md and charts after the run\n"
 	"      --timeout S           watchdog per sweep point: a point silent for S seconds is\n"
 	"                            recorded as hung and the run goes on (default 300)\n"
+	"      --no-isolate          measure in this process, not in child processes (for tools\n"
+	"                            such as compute-sanitizer; a fault then ends the run)\n"
 	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
 	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every value, flagged\n"
 	"                            where the difference exceeds the measured spread\n"
@@ -63,6 +65,7 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 		{ "out", required_argument, NULL, 'o' },    { "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' }, { "device", required_argument, NULL, 'd' },
 		{ "report", no_argument, NULL, 'R' },       { "timeout", required_argument, NULL, 't' },
+		{ "no-isolate", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .timeout_s = 300,
@@ -76,6 +79,7 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 		case 'f': o.filter = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'R': o.report = 1; break;
+		case 'I': o.inprocess = 1; break;
 		case 'r':
 			if (gp_parse_long(optarg, 1, 1000, &v))
 				return bad_number("--reps", optarg, 1, 1000);

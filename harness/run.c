@@ -326,7 +326,7 @@ static const char *kv_get(const struct gp_kv *kv, size_t n, const char *key)
 int gp_cmd_run(const struct gp_run_opts *o)
 {
 	struct gp_suite suite;
-	struct gp_device dev;
+	struct gp_device dev = { 0 };
 	struct gp_run run = { .dev = &dev, .reps = o->reps, .warmup = o->warmup };
 	struct gp_table **tables = NULL;
 	struct gp_kv kv[48];
@@ -349,7 +349,10 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	}
 	progress.nexp = suite.n;
 	gp_catch_signals();
-	if ((rc = gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
+	iso.inprocess = o->inprocess;
+	iso.dev = &dev;
+	if ((rc = o->inprocess ? gp_inprocess_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev)
+			       : gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
 		gp_suite_free(&suite);
 		return rc;
 	}
@@ -384,7 +387,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 			gp_err("%s: some results failed validation (see their status column)", e->name);
 		else if (rc == GP_ECUDA)
 			gp_err("%s: some points faulted or hung (see their status column)", e->name);
-		if (rc == GP_ENOGPU || rc == GP_EFAIL)
+		if (rc == GP_ENOGPU || rc == GP_EFAIL || iso.dead)
 			stop = 1; /* nothing more can be measured */
 		if (rc > worst)
 			worst = rc;
@@ -419,6 +422,8 @@ out:
 	free(tables);
 	free(run.profile);
 	gp_suite_free(&suite);
+	if (o->inprocess && dev.ctx)
+		gp_device_close(&dev);
 	return rc;
 }
 

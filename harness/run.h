@@ -10,6 +10,7 @@ struct gp_run_opts {
 	int nnames;
 	int reps, warmup, device;
 	double timeout_s;    /* watchdog per sweep point */
+	int inprocess;       /* --no-isolate: measure in this process (for compute-sanitizer) */
 	int report;          /* write the report after the run */
 	int argc;
 	char **argv;         /* for meta.csv */

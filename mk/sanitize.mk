@@ -7,8 +7,10 @@
 #                    --leak-check=full); children are not traced, so the gpuprobe binary that
 #                    test_cli spawns and the nvcc that test_sass runs execute natively
 #   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) run by bin/gpuprobe under
-#                    compute-sanitizer memcheck and racecheck (--target-processes all: the runner
-#                    measures in child processes); fails on any reported error; logs and a
+#                    compute-sanitizer memcheck and racecheck, with --no-isolate: compute-sanitizer
+#                    does not instrument a child made by fork() without exec (seen on the H100:
+#                    one ERROR SUMMARY per run and kernels at full speed), so the runner must
+#                    measure in its own process; fails on any reported error; logs and a
 #                    summary under $(SANITIZE_OUT). Without compute-sanitizer it fails saying so.
 #
 # The sanitizer trees are separate sub-makes (BUILD=…, their own BIN), so build/ and bin/ are
@@ -34,7 +36,7 @@ SANITIZE_EXPERIMENTS ?=
 SANITIZE_OUT ?= $(BUILD)/sanitize
 # Correctness, not timing: one repetition, no warm-up; the watchdog and the outer limit leave
 # room for the 10-100x slowdown of instrumented kernels.
-SANITIZE_ARGS ?= --reps 1 --warmup 0 --timeout 1200
+SANITIZE_ARGS ?= --reps 1 --warmup 0 --timeout 1200 --no-isolate
 SANITIZE_LIMIT_S ?= 1800
 
 .PHONY: asan valgrind sanitize
