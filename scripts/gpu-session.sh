@@ -45,7 +45,8 @@ make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_ses
 if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
 	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
-		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin
+		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin \
+		--max-seconds "${SOLVE_LIMIT_S:-120}"
 	nvdisasm -b SM90 results/_session/solver/flips_sm90.bin >results/_session/solver/flips_sm90.txt 2>&1 ||
 		echo "nvdisasm on the flips failed"
 fi

@@ -17,7 +17,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "isolate.h"
 
 /* ---------------------------------------------------------------- text */
 
@@ -423,7 +427,7 @@ int gp_solver_write_csv(FILE *f, int sm, const struct gp_field_row *rows, size_t
 
 struct solve_opts {
 	const char *file, *kernel, *out, *listing, *emit, *nvdisasm;
-	long max_samples;
+	long max_samples, max_seconds;
 };
 
 /* Sample instructions: the first of every distinct opcode field value in the kernel. */
@@ -510,38 +514,133 @@ done:
 	return out;
 }
 
-/* Listing text for every variant: one batch, else per sample, else per word (offsets rebased). */
+/* Per-word fallback: up to SOLVE_JOBS nvdisasm processes at once, each on one word written to a
+ * file of its own, until every word is done or the time budget runs out (words left are simply
+ * unknown to the solver). The first H100 attempt ran 3096 of them one after another and did not
+ * finish inside a 10-minute call. */
+#define SOLVE_JOBS 16
+
+struct job {
+	pid_t pid;
+	size_t word;
+	char in[32], out[32];
+};
+
+static int start_job(struct job *j, const char *nvdisasm, int sm, const unsigned char *word, size_t index)
+{
+	char smname[16];
+	int fd;
+
+	snprintf(j->in, sizeof j->in, "/tmp/gpsolve-in-XXXXXX");
+	snprintf(j->out, sizeof j->out, "/tmp/gpsolve-out-XXXXXX");
+	if ((fd = mkstemp(j->in)) < 0)
+		return -1;
+	close(fd);
+	if ((fd = mkstemp(j->out)) < 0) {
+		unlink(j->in);
+		return -1;
+	}
+	close(fd);
+	if (write_all(j->in, word, GP_INSN_BYTES) < 0)
+		goto fail;
+	snprintf(smname, sizeof smname, "SM%d", sm);
+	j->word = index;
+	j->pid = fork();
+	if (j->pid < 0)
+		goto fail;
+	if (j->pid == 0) {
+		int o = open(j->out, O_WRONLY | O_TRUNC);
+		if (o >= 0) {
+			dup2(o, STDOUT_FILENO);
+			dup2(o, STDERR_FILENO);
+		}
+		execlp(nvdisasm, nvdisasm, "-b", smname, j->in, (char *)NULL);
+		_exit(127);
+	}
+	return 0;
+fail:
+	unlink(j->in);
+	unlink(j->out);
+	return -1;
+}
+
+static void finish_job(struct job *j, int status, char (*lines)[GP_SOLVE_TEXT], char *first_err, size_t errlen)
+{
+	char *t = gp_read_file(j->out, NULL);
+
+	if (t && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		gp_solver_parse_listing(t, lines + j->word, 1);
+	else if (t && !first_err[0])
+		snprintf(first_err, errlen, "%.*s", (int)strcspn(t, "\n"), t);
+	free(t);
+	unlink(j->in);
+	unlink(j->out);
+	j->pid = 0;
+}
+
+static int per_word(const struct solve_opts *o, int sm, const unsigned char *buf, size_t nwords,
+		    char (*lines)[GP_SOLVE_TEXT])
+{
+	struct job jobs[SOLVE_JOBS] = { { 0 } };
+	const double deadline = gp_now() + (double)o->max_seconds;
+	char first_err[256] = "";
+	size_t next = 0, running = 0, done = 0;
+
+	while (next < nwords || running) {
+		while (running < SOLVE_JOBS && next < nwords && gp_now() < deadline) {
+			struct job *j = NULL;
+			for (size_t k = 0; k < SOLVE_JOBS && !j; k++)
+				if (!jobs[k].pid)
+					j = &jobs[k];
+			if (!j || start_job(j, o->nvdisasm, sm, buf + next * GP_INSN_BYTES, next))
+				break;
+			next++;
+			running++;
+		}
+		if (!running)
+			break;
+		int st;
+		pid_t pid = wait(&st);
+		if (pid < 0)
+			break;
+		for (size_t k = 0; k < SOLVE_JOBS; k++)
+			if (jobs[k].pid == pid) {
+				finish_job(&jobs[k], st, lines, first_err, sizeof first_err);
+				running--;
+				done++;
+			}
+	}
+	if (first_err[0])
+		gp_info("sass solve: nvdisasm refused some words, e.g.: %s\n", first_err);
+	if (done < nwords)
+		gp_err("sass solve: time budget of %ld s spent: %zu of %zu words disassembled (raise --max-seconds)",
+		       o->max_seconds, done, nwords);
+	return 0;
+}
+
+/* Listing text for every variant: one batch, else per word in parallel (offsets rebased). */
 static int run_disasm(const struct solve_opts *o, int sm, const unsigned char *buf, size_t nwords,
 		      char (*lines)[GP_SOLVE_TEXT])
 {
 	char *all = disasm(o->nvdisasm, sm, buf, nwords * GP_INSN_BYTES);
+	char *probe;
 
 	if (all) {
 		gp_solver_parse_listing(all, lines, nwords);
 		free(all);
 		return 0;
 	}
-	gp_info("sass solve: nvdisasm rejected the batch; retrying per sample, then per word\n");
-	for (size_t s = 0; s < nwords / GP_SOLVE_VARIANTS; s++) {
-		const unsigned char *b = buf + s * GP_SOLVE_VARIANTS * GP_INSN_BYTES;
-		char *one = disasm(o->nvdisasm, sm, b, GP_SOLVE_VARIANTS * GP_INSN_BYTES);
-		if (one) {
-			gp_solver_parse_listing(one, lines + s * GP_SOLVE_VARIANTS, GP_SOLVE_VARIANTS);
-			free(one);
-			continue;
-		}
-		for (size_t w = 0; w < GP_SOLVE_VARIANTS; w++) {
-			char *t = disasm(o->nvdisasm, sm, b + w * GP_INSN_BYTES, GP_INSN_BYTES);
-			if (!t && s == 0 && w == 0) {
-				gp_err("sass solve: cannot run '%s -b SM%d' (set --nvdisasm)", o->nvdisasm, sm);
-				return -1;
-			}
-			if (t)
-				gp_solver_parse_listing(t, lines + s * GP_SOLVE_VARIANTS + w, 1);
-			free(t);
-		}
+	/* The unmodified first sample must disassemble, or nvdisasm is missing or unusable. */
+	probe = disasm(o->nvdisasm, sm, buf, GP_INSN_BYTES);
+	if (!probe) {
+		gp_err("sass solve: cannot run '%s -b SM%d' on an unmodified instruction (set --nvdisasm)",
+		       o->nvdisasm, sm);
+		return -1;
 	}
-	return 0;
+	free(probe);
+	gp_info("sass solve: nvdisasm rejected the batch; disassembling word by word (%d at a time)\n",
+		SOLVE_JOBS);
+	return per_word(o, sm, buf, nwords, lines);
 }
 
 static int solve_args(int argc, char **argv, struct solve_opts *o)
@@ -549,6 +648,7 @@ static int solve_args(int argc, char **argv, struct solve_opts *o)
 	memset(o, 0, sizeof *o);
 	o->nvdisasm = getenv("NVDISASM") && *getenv("NVDISASM") ? getenv("NVDISASM") : "nvdisasm";
 	o->max_samples = 64;
+	o->max_seconds = 180;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char **dst = !strcmp(a, "--kernel") ? &o->kernel
@@ -556,6 +656,13 @@ static int solve_args(int argc, char **argv, struct solve_opts *o)
 				   : !strcmp(a, "--listing") ? &o->listing
 				   : !strcmp(a, "--emit") ? &o->emit
 				   : !strcmp(a, "--nvdisasm") ? &o->nvdisasm : NULL;
+		if (!strcmp(a, "--max-seconds")) {
+			if (i + 1 >= argc || gp_parse_long(argv[++i], 1, 86400, &o->max_seconds) < 0) {
+				gp_err("sass solve: --max-seconds needs a number of seconds");
+				return -1;
+			}
+			continue;
+		}
 		if (!strcmp(a, "--max-samples")) {
 			if (i + 1 >= argc || gp_parse_long(argv[++i], 1, 4096, &o->max_samples) < 0) {
 				gp_err("sass solve: bad --max-samples");
