@@ -41,6 +41,9 @@ echo "== GPU after default: $(smi)"
 for s in "$@"; do
 	timed bin/gpuprobe run --suite "$s" --out results/_session
 done
+# Archive the measured runs now: the optional steps below may run long, and a command stopped at
+# its limit must not take the results with it.
+tar czf "$OUT/results.tgz" -C results/_session . && echo "== results archived"
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
 if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
@@ -56,4 +59,5 @@ if [ -n "${SANITIZE:-}" ]; then
 	rm -rf results/_session/sanitize/results
 fi
 echo "== $(stamp) done"
-tar czf "$OUT/results.tgz" -C results/_session . && ls -la "$OUT"
+tar czf "$OUT/extra.tgz" -C results/_session --exclude=./h100* --exclude='./h200*' . 2>/dev/null
+ls -la "$OUT"
