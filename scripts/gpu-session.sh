@@ -59,5 +59,6 @@ if [ -n "${SANITIZE:-}" ]; then
 	rm -rf results/_session/sanitize/results
 fi
 echo "== $(stamp) done"
-tar czf "$OUT/extra.tgz" -C results/_session --exclude=./h100* --exclude='./h200*' . 2>/dev/null
+extras=$(cd results/_session && ls -d sass solver sanitize 2>/dev/null)
+[ -z "$extras" ] || tar czf "$OUT/extra.tgz" -C results/_session $extras
 ls -la "$OUT"
