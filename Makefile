@@ -50,7 +50,7 @@ NVCCFLAGS += -Iprobes -Ibench -Iharness
 HOST_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/sass/*.c probes/*.c bench/*.c))
 CU_SRC := $(wildcard probes/*.cu bench/*.cu)
 TEST_SRC := $(wildcard tests/test_*.c)
-DEF_SRC := $(sort $(wildcard probes/*.def bench/*.def))
+DEF_SRC := $(sort $(wildcard probes/*.def)) $(sort $(wildcard bench/*.def))
 
 TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 CUBINS := $(foreach t,$(TEMPLATE_SRC),$(foreach s,$(SM),$(BUILD)/cubins/$(basename $(notdir $(t))).sm_$(s).cubin))

@@ -67,7 +67,7 @@ static void line_fit(const double *x, const double *y, size_t i, size_t j, doubl
 /* Two neighbouring plateaus less than GP_CP_MIN_STEP apart are one level that drifts (a few
  * cycles of TLB or bank effects inside one cache), not two caches: the split is real in the
  * statistics but not in the hardware. The ratio is scale-free; no latency or size is assumed. */
-static void merge_close_levels(const double *footprint, const double *latency, size_t n,
+static void merge_close_levels(const double *footprint, const double *latency, size_t n, double min_step,
 			       struct gp_cp_result *r, double *tmp)
 {
 	for (size_t k = 0; k + 1 < r->nlevels;) {
@@ -75,7 +75,7 @@ static void merge_close_levels(const double *footprint, const double *latency, s
 		const double hi = fmax(a->latency, b->latency), lo = fmin(a->latency, b->latency);
 		size_t m = 0;
 
-		if (hi / lo >= GP_CP_MIN_STEP) {
+		if (hi / lo >= min_step) {
 			k++;
 			continue;
 		}
@@ -110,6 +110,12 @@ static double crossing(const double *footprint, const double *latency, const str
 }
 
 int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r)
+{
+	return gp_changepoint_step(footprint, latency, n, GP_CP_MIN_STEP, r);
+}
+
+int gp_changepoint_step(const double *footprint, const double *latency, size_t n, double min_step,
+			struct gp_cp_result *r)
 {
 	double *y = NULL, *x = NULL, *s1 = NULL, *s2 = NULL, *best = NULL, *tmp = NULL;
 	size_t *cut = NULL, *starts = NULL, nseg = 0;
@@ -202,7 +208,7 @@ int gp_changepoint(const double *footprint, const double *latency, size_t n, str
 		lv->footprint_last = footprint[j];
 		lv->footprint_next = j + 1 < n ? footprint[j + 1] : 0;
 	}
-	merge_close_levels(footprint, latency, n, r, tmp);
+	merge_close_levels(footprint, latency, n, min_step, r, tmp);
 	for (size_t k = 0; k < r->nlevels; k++)
 		r->level[k].capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
 	rc = 0;

@@ -32,8 +32,10 @@ struct gp_cp_result {
 	double sigma_fit;  /* pooled residual of the per-segment line fits (the slope test) */
 };
 
-/* Neighbouring plateaus closer than this ratio are merged into one level. */
+/* Neighbouring plateaus closer than this ratio are merged into one level: cache levels differ by
+ * far more; a TLB miss on top of an L2 hit only by a few percent (GP_CP_TLB_STEP). */
 #define GP_CP_MIN_STEP 1.10
+#define GP_CP_TLB_STEP 1.02
 
 /* Relative noise floor: below this the timer's repeatability, not the curve, sets the noise. */
 #define GP_CP_SIGMA_FLOOR 0.005
@@ -41,5 +43,8 @@ struct gp_cp_result {
 /* footprint[] strictly ascending, latency[] > 0, n >= 1 (at most 4096 points).
  * 0 on success, -1 on bad input or out of memory. */
 int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r);
+/* The same with the merge ratio given (>= 1; 1 merges nothing). */
+int gp_changepoint_step(const double *footprint, const double *latency, size_t n, double min_step,
+			struct gp_cp_result *r);
 
 #endif

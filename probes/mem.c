@@ -373,7 +373,7 @@ static void lat_mem_tlb_derive(struct gp_run *run, const struct gp_table *t)
 		struct gp_cp_result cp;
 		const size_t n = curve(t, NULL, paths[p], fp, lat, MAXPTS);
 		char key[64], method[160];
-		if (n < 3 || gp_changepoint(fp, lat, n, &cp) || !cp.nlevels)
+		if (n < 3 || gp_changepoint_step(fp, lat, n, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
 			continue;
 		snprintf(method, sizeof method, "page-stride random chase, %s path, change-point levels", paths[p]);
 		gp_profile_add(run, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
@@ -1172,7 +1172,7 @@ const struct gp_exp_impl bw_hbm_impl = {
 /* ------------------------------------------------------------------ report sections */
 
 static void lat_levels_md(FILE *md, const struct gp_table *t, const char *pattern, const char *path,
-			  const char *what)
+			  const char *what, double min_step)
 {
 	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
 	struct gp_cp_result cp;
@@ -1181,7 +1181,7 @@ static void lat_levels_md(FILE *md, const struct gp_table *t, const char *patter
 	if (!fp || !lat)
 		goto done;
 	n = curve(t, pattern, path, fp, lat, MAXPTS);
-	if (n < 3 || gp_changepoint(fp, lat, n, &cp))
+	if (n < 3 || gp_changepoint_step(fp, lat, n, min_step, &cp))
 		goto done;
 	fprintf(md, "\n%s, `%s` path: %zu levels over %zu footprints (noise %.3f in ln latency).\n\n"
 		    "| level | latency (cycles) | footprints on the level | capacity (last on level) | next footprint |\n"
@@ -1205,7 +1205,7 @@ static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_t
 		    "and capacities found by change-point detection (harness/changepoint.c). Paper (seed 000, "
 		    "GT200): %s cycles to DRAM.\n", v ? v : "–");
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
-		lat_levels_md(md, t, "random", paths[p], "Random chase");
+		lat_levels_md(md, t, "random", paths[p], "Random chase", GP_CP_MIN_STEP);
 	fputc('\n', md);
 }
 
@@ -1216,7 +1216,7 @@ static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct 
 	fprintf(md, "TLB: one slot per page-sized stride, random order; a step in latency past a footprint is "
 		    "that TLB's reach, its height the miss cost.\n");
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
-		lat_levels_md(md, t, NULL, paths[p], "Page-stride chase");
+		lat_levels_md(md, t, NULL, paths[p], "Page-stride chase", GP_CP_TLB_STEP);
 	fputc('\n', md);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "changepoint.h"
+#include "gp.h"
 
 #define NPTS 72
 #define MAXLV 8
@@ -162,6 +163,53 @@ static void test_bad_input(void **state)
 	assert_int_equal(gp_changepoint(fpok, lat, 3, &r), 0);
 }
 
+
+/* The H100's default-path random chase (committed run 20261122-145848): L1 rises gently from
+ * 32 to 38 cycles before the jump to L2, which must not shrink the L1 capacity to the end of the
+ * flat part; L2 near/far and HBM follow. */
+static void test_real_h100_capacities(void **state)
+{
+	static const double fp[] = { 1024, 4096, 16384, 65536, 131072, 163840, 196608, 229376, 262144,
+				     327680, 393216, 524288, 1048576, 4194304, 8388608, 12582912, 16777216,
+				     20971520, 25165824, 29360128, 33554432, 37748736, 41943040, 46137344,
+				     50331648, 58720256, 67108864, 83886080, 100663296, 134217728 };
+	static const double lat[] = { 32.03, 32.12, 32.50, 33.97, 35.96, 36.84, 37.83, 73.07, 161.85,
+				      280.30, 280.12, 280.19, 279.68, 279.48, 279.46, 279.47, 279.42,
+				      279.46, 291.38, 449.33, 524.28, 525.06, 524.82, 525.21, 529.80,
+				      666.85, 683.01, 683.77, 683.49, 676.27 };
+	struct gp_cp_result r;
+
+	assert_int_equal(gp_changepoint(fp, lat, GP_ARRAY_SIZE(fp), &r), 0);
+	assert_int_equal(r.nlevels, 4);
+	/* L1 ends between 229376 (73 cycles) and 262144 (162): the geometric mean of 32 and 280 is 95 */
+	assert_true(r.level[0].capacity > 229376 && r.level[0].capacity < 262144);
+	assert_true(r.level[0].latency > 31 && r.level[0].latency < 34);
+	/* near L2 to between 25 and 29 MB, far L2 to between 50 and 59 MB */
+	assert_true(r.level[1].capacity > 25165824 && r.level[1].capacity < 29360128);
+	assert_true(r.level[2].capacity > 50331648 && r.level[2].capacity < 58720256);
+	assert_true(r.level[3].latency > 670 && r.level[3].latency < 690);
+}
+
+/* Plateaus a few percent apart: one level for caches (10 % rule), two for a TLB curve (2 %). The
+ * H100's 2 MB-page chase: 282 cycles to 256 MB, 293 from 768 MB. */
+static void test_merge_ratio(void **state)
+{
+	static const double fp[] = { 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
+				     1536, 2048, 3072, 4096, 6144, 8192 };
+	static const double lat[] = { 279.1, 279.1, 278.1, 278.1, 281.6, 283.1, 283.0, 281.8, 282.6,
+				      285.2, 282.5, 288.0, 289.1, 290.9, 291.1, 292.1, 292.6, 293.2,
+				      293.1, 293.4, 293.4 };
+	struct gp_cp_result r;
+
+	assert_int_equal(gp_changepoint(fp, lat, GP_ARRAY_SIZE(fp), &r), 0);
+	assert_int_equal(r.nlevels, 1);
+	assert_int_equal(gp_changepoint_step(fp, lat, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 2);
+	/* reach between the last flat footprint (256) and the first on the upper level (768) */
+	assert_true(r.level[0].capacity > 256 && r.level[0].capacity < 768);
+	assert_true(r.level[1].latency - r.level[0].latency > 8 && r.level[1].latency - r.level[0].latency < 14);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_4_near_far), cmocka_unit_test(test_noisy_5),
 		cmocka_unit_test(test_noisy_5_gradual), cmocka_unit_test(test_monotone_ramp),
 		cmocka_unit_test(test_single_level),   cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_real_h100_capacities), cmocka_unit_test(test_merge_ratio),
 	};
 
 	return cmocka_run_group_tests_name("changepoint", tests, NULL, NULL);
