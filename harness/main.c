@@ -3,6 +3,8 @@
 #include "gp.h"
 #include "version.h"
 #include "run.h"
+#include "models.h"
+#include "planner.h"
 #include "sass/sass.h"
 
 #include <getopt.h>
@@ -31,7 +33,11 @@ static const char usage[] =
 	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
 	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every value, flagged\n"
 	"                            where the difference exceeds the measured spread\n"
-	"  sass dump|patch ...       cubin tools (gpuprobe sass --help)\n"
+	"  plan RUN_DIR [--rx N --ry N --bk N] [--cubin FILE --kernel K]\n"
+	"                            seed 001 Table 5 schedule planner from a run's latencies, and the\n"
+	"                            load-to-use distances a compiled SGEMM kernel achieves\n"
+	"  tune sgemm RUN_DIR        rank the SGEMM tiles by GFLOP/s predicted from the run (CSV)\n"
+	"  sass dump|patch|solve ... cubin tools (gpuprobe sass --help)\n"
 	"\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this text\n"
@@ -196,6 +202,15 @@ int main(int argc, char **argv)
 			return GP_EUSAGE;
 		}
 		return gp_cmd_compare(argv[1], argv[2]);
+	}
+	if (!strcmp(cmd, "plan"))
+		return gp_planner_main(argc, argv);
+	if (!strcmp(cmd, "tune")) {
+		if (argc != 3 || strcmp(argv[1], "sgemm")) {
+			gp_err("tune: usage: gpuprobe tune sgemm RUN_DIR");
+			return GP_EUSAGE;
+		}
+		return gp_tune_rank(argv[2], stdout) ? GP_ECONFIG : 0;
 	}
 	if (!strcmp(cmd, "sass"))
 		return gp_sass_main(argc, argv);

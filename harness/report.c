@@ -5,6 +5,8 @@
 #include "gp.h"
 #include "experiment.h"
 #include "run.h"
+#include "models.h"
+#include "planner.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -187,6 +189,29 @@ int gp_cmd_report(const char *dir, int plots_only)
 		gp_table_free(t);
 	}
 	if (md) {
+		/* Models over the measured tables (rooflines, cost model) and the schedule planner:
+		 * they need the run's profile; a partial run without one just says so. */
+		snprintf(path, sizeof path, "%s/profile.csv", dir);
+		if (!file_exists(path)) {
+			fprintf(md, "## Models and schedule planner\n\nNot computed: this run has no profile.csv.\n\n");
+		} else {
+			if (gp_models_write(dir, md) < 0)
+				rc = rc ? rc : GP_EFAIL;
+			gp_planner_report(dir, getenv("GP_SGEMM_CUBIN"), md);
+		}
+		snprintf(path, sizeof path, "%s/roofline.csv", dir);
+		snprintf(script, sizeof script, "%s/plots/roofline.gp", gp_home());
+		if (file_exists(path) && file_exists(script) && !no_gnuplot) {
+			static const char *const ext[] = { "svg", "png" };
+			for (size_t k = 0; k < GP_ARRAY_SIZE(ext); k++) {
+				snprintf(out, sizeof out, "%s/roofline.%s", dir, ext[k]);
+				int g = gnuplot(script, path, out);
+				no_gnuplot |= g == -2;
+				chart_fail += g == -1;
+				charts += g == 0;
+			}
+			fprintf(md, "![roofline](roofline.svg)\n\n");
+		}
 		snprintf(path, sizeof path, "%s/profile.csv", dir);
 		fprintf(md, "## Tuning profile (profile.csv)\n\n");
 		if ((prof = gp_table_load(path, err, sizeof err))) {

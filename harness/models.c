@@ -1,0 +1,425 @@
+/* models.c — seed 000 / seed 001 SGEMM models against a run's own measurements.
+ *
+ * What: rooflines (M103-M105) with each ladder kernel placed by its tile's intensities, the
+ * register limit and sAI (M101/M102), and two GFLOP/s predictions beside the measured ones.
+ * Pattern: every machine number comes from profile.csv / meta.csv of the run; each kernel's
+ * tile comes from the table below (read off bench/sgemm.cu; LDS widths confirmed by decoding
+ * the compiled SASS in tests/test_planner.c). Pitfall: M104 counts bytes each thread asks for;
+ * broadcast reads (Volkov's b[i][j], warp-tile fragments) cost the banks far less, so the
+ * bound is judged on bank traffic (one 128-byte wavefront per warp LDS at least). */
+#include "models.h"
+#include "gp.h"
+#include "table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* name, rx, ry, A words, B words from shared per k, LDS bytes, A/B lanes sharing a word,
+ * global reuse tile (bm, bn), bk, threads. Volkov's family streams A from global (0 words). */
+#define T(n, rx, ry, aw, bw, w, as, bs, bm, bn, bk, th) { n, rx, ry, aw, bw, w, as, bs, bm, bn, bk, th }
+const struct gp_tile gp_tiles[] = {
+	T("sgemm_01_naive", 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 256),
+	T("sgemm_02_smem", 1, 1, 1, 1, 4, 2, 16, 16, 16, 16, 256),
+	T("sgemm_03_smem32_ilp4", 1, 4, 1, 4, 4, 1, 32, 32, 32, 32, 256),
+	T("sgemm_04_volkov", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
+	T("sgemm_05_volkov_lds128", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
+	T("sgemm_06_method1", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
+	T("sgemm_07_method2", 2, 24, 0, 24, 16, 1, 32, 256, 24, 16, 128),
+	T("sgemm_08_method3", 2, 24, 0, 24, 16, 1, 32, 128, 24, 16, 64),
+	T("sgemm_09_method4", 4, 16, 0, 16, 16, 1, 32, 256, 16, 16, 64),
+	T("sgemm_10_method5_v1", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
+	T("sgemm_11_method5_v2", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
+	T("sgemm_12_method5_v3", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
+	T("sgemm_13_method6", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
+	T("sgemm_14_method7", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
+	T("sgemm_15_method8", 2, 20, 0, 20, 16, 1, 32, 128, 20, 16, 64),
+	T("sgemm_16_k3", 4, 8, 4, 8, 4, 2, 16, 64, 64, 16, 128),
+	T("sgemm_17_p4_tile", 4, 4, 0, 0, 0, 1, 1, 4, 4, 1, 256),
+	T("sgemm_18_p4_smem_rowsplit", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
+	T("sgemm_19_p4_smem", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
+	T("sgemm_20_p4_cola", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
+	T("sgemm_21_p4_fragdb", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
+	T("sgemm_22_p4_smemdb", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
+	T("sgemm_23_k1_8x8", 8, 8, 8, 8, 8, 2, 16, 128, 128, 8, 256),
+	T("sgemm_24_k1_12x12_base", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
+	T("sgemm_25_k1_12x12_ld128", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
+	T("sgemm_26_k1_12x12", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
+	T("sgemm_27_k1_12x12_lds128", 12, 12, 12, 12, 16, 2, 16, 192, 192, 4, 256),
+	T("sgemm_28_k1_12x12_nordb", 12, 12, 12, 12, 16, 2, 16, 192, 192, 4, 256),
+	T("sgemm_29_warptile", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
+	T("sgemm_30_cpasync3", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
+	T("sgemm_31_cpasync4_bk16", 8, 8, 8, 8, 16, 4, 8, 128, 128, 16, 256),
+	T("sgemm_32_cpasync3_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
+};
+#undef T
+const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);
+
+const struct gp_tile *gp_tile_find(const char *name)
+{
+	for (unsigned i = 0; i < gp_ntiles; i++)
+		if (!strcmp(gp_tiles[i].name, name))
+			return &gp_tiles[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ measured machine */
+
+static double kv(const struct gp_table *t, const char *key)
+{
+	double v;
+
+	if (!t)
+		return NAN;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *k = gp_table_get(t, r, "key");
+		if (k && !strcmp(k, key) && !gp_table_get_double(t, r, "value", &v))
+			return v;
+	}
+	return NAN;
+}
+
+static double first_of(double a, double b)
+{
+	return isnan(a) ? b : a;
+}
+
+int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t errlen)
+{
+	char path[4096];
+	struct gp_table *p, *meta;
+
+	snprintf(path, sizeof path, "%s/profile.csv", run_dir);
+	p = gp_table_load(path, err, errlen);
+	if (!p)
+		return -1;
+	snprintf(path, sizeof path, "%s/meta.csv", run_dir);
+	meta = gp_table_load(path, err, errlen);
+	if (!meta) {
+		gp_table_free(p);
+		return -1;
+	}
+	m->sms = kv(meta, "sm_count");
+	m->mhz = first_of(kv(meta, "sm_clock_measured_MHz"), kv(meta, "sm_clock_max_MHz"));
+	m->ffma_per_clk_sm = first_of(kv(p, "ffma_ops_per_clk_per_sm"), kv(p, "insn_ffma_ops_per_clk_per_sm"));
+	m->lds_Bpc[0] = kv(p, "lds32_bytes_per_clk_per_sm");
+	m->lds_Bpc[1] = kv(p, "lds64_bytes_per_clk_per_sm");
+	m->lds_Bpc[2] = kv(p, "lds128_bytes_per_clk_per_sm");
+	m->lds_latency = first_of(kv(p, "lds_latency_cycles"), kv(p, "insn_lds_latency"));
+	m->ffma_latency = first_of(kv(p, "ffma_latency"), kv(p, "insn_ffma_latency"));
+	m->l2_latency = first_of(kv(p, "l2_near_latency_cycles"), kv(p, "l2_latency_cycles"));
+	m->hbm_latency = kv(p, "hbm_latency_cycles");
+	m->hbm_GBps = kv(p, "hbm_read_bw_GBps");
+	m->l2_GBps = kv(p, "l2_read_bw_GBps");
+	m->fp32_gflops = m->ffma_per_clk_sm * 2.0 * m->sms * m->mhz / 1e3;
+	gp_table_free(p);
+	gp_table_free(meta);
+	if (isnan(m->fp32_gflops)) {
+		snprintf(err, errlen, "%s: no FFMA rate (tput_fp32) or SM count/clock in meta.csv", run_dir);
+		return -1;
+	}
+	return 0;
+}
+
+double gp_machine_lds_Bpc(const struct gp_machine *m, int lds_bytes)
+{
+	return lds_bytes >= 16 ? m->lds_Bpc[2] : lds_bytes == 8 ? m->lds_Bpc[1] : m->lds_Bpc[0];
+}
+
+/* ------------------------------------------------------------------ seed 001 M101-M104 */
+
+double gp_sai(int rx, int ry)
+{
+	return 1.0 / (1.0 / rx + 1.0 / ry);
+}
+
+int gp_reg_need(int rx, int ry)
+{
+	return rx * ry + 2 * rx + 2 * ry;
+}
+
+double gp_intensity_global(int bm, int bn)
+{
+	/* 2 bm bn bk flops over 4 (bm + bn) bk bytes: bk cancels. */
+	return 2.0 * bm * bn / (4.0 * (bm + bn));
+}
+
+double gp_intensity_shared(const struct gp_tile *t)
+{
+	const int words = t->a_words + t->b_words;
+
+	return words ? 2.0 * t->rx * t->ry / (4.0 * words) : NAN;
+}
+
+/* Bank bytes per thread of one side: instructions x max(4, width / lanes sharing a word). */
+static double bank_bytes(int words, int width, int share)
+{
+	const int per = width / 4;
+	const double insns = ceil((double)words / per);
+	const double b = (double)width / share;
+
+	return words ? insns * (b < 4 ? 4 : b) : 0;
+}
+
+double gp_intensity_shared_bank(const struct gp_tile *t)
+{
+	double bytes;
+
+	if (!t->lds_bytes)
+		return NAN;
+	bytes = bank_bytes(t->a_words, t->lds_bytes, t->a_share) + bank_bytes(t->b_words, t->lds_bytes, t->b_share);
+	return 2.0 * t->rx * t->ry / bytes;
+}
+
+void gp_roofline(const struct gp_machine *m, const struct gp_tile *t, struct gp_roof *r)
+{
+	/* Shared bandwidth in GB/s: bytes/clk/SM x SMs x MHz / 1000. */
+	const double smem = gp_machine_lds_Bpc(m, t->lds_bytes) * m->sms * m->mhz / 1e3;
+
+	r->i_global = gp_intensity_global(t->gbm, t->gbn);
+	r->i_shared = gp_intensity_shared(t);
+	r->i_shared_bank = gp_intensity_shared_bank(t);
+	r->roof_fp32 = m->fp32_gflops;
+	r->roof_global = r->i_global * m->hbm_GBps;
+	r->roof_shared = r->i_shared * smem;
+	r->roof_shared_bank = r->i_shared_bank * smem;
+	r->bound = "fp32";
+	if (r->roof_global < r->roof_fp32)
+		r->bound = "global";
+	if (!isnan(r->roof_shared_bank) && r->roof_shared_bank < fmin(r->roof_fp32, r->roof_global))
+		r->bound = "shared";
+}
+
+/* ------------------------------------------------------------------ predictions */
+
+/* LDS bank time per FFMA in SM cycles per thread. */
+static double lds_cycles_per_ffma(const struct gp_machine *m, const struct gp_tile *t)
+{
+	if (!t->lds_bytes)
+		return 0;
+	return 2.0 / gp_intensity_shared_bank(t) / gp_machine_lds_Bpc(m, t->lds_bytes);
+}
+
+double gp_predict_m001(const struct gp_machine *m, const struct gp_tile *t, double nt)
+{
+	/* Seed 000 Section 3.1 with Hopper's numbers: c is one instruction's share of the SM per
+	 * thread (1/8 on GT200, 1/FFMA rate here); g_L the latency a tile load waits (L2: SGEMM
+	 * panels live there); the smem-operand MAD became FFMA + its share of LDS bank time. */
+	const double c = 1.0 / m->ffma_per_clk_sm;
+	const double gl = m->l2_latency / nt;
+	const double a = gl + c, b = gl + 2 * c, tm = c + lds_cycles_per_ffma(m, t);
+
+	if (!(nt > 0))
+		return NAN;
+	return 2.0 * m->sms * m->mhz / 1e3 / (a / t->gbn + b / t->gbm + tm);
+}
+
+double gp_predict_bound(const struct gp_machine *m, const struct gp_tile *t, double nt)
+{
+	const double f = (double)t->rx * t->ry;
+	const double lds = t->lds_bytes ? ceil((double)t->a_words / (t->lds_bytes / 4)) + ceil((double)t->b_words / (t->lds_bytes / 4)) : 0;
+	/* Global words per thread per k step (seed 001 Table 1), one LDG.128 per 4 and, when
+	 * staged through shared memory, one store per 4; a barrier and ~4 integer ops per tile. */
+	const double gw = f * (1.0 / t->gbm + 1.0 / t->gbn);
+	const double other = gw / 4 * (t->lds_bytes ? 2 : 1) + 5.0 / t->bk;
+	const double issue = m->fp32_gflops * f / (f + lds + other);
+	/* Latency: per SMSP, warps x independent FFMAs must cover the LDS -> FFMA latency. */
+	const double warps = nt / 32 / 4, cover = warps * f / (m->lds_latency + m->ffma_latency);
+	double p = issue * (cover < 1 ? cover : 1);
+	struct gp_roof r;
+
+	if (!(nt > 0))
+		return NAN;
+	gp_roofline(m, t, &r);
+	if (!isnan(r.roof_shared_bank) && r.roof_shared_bank < p)
+		p = r.roof_shared_bank;
+	/* Tile re-reads come from L2 (the HBM roof is Figure 10's compulsory-traffic view). */
+	if (r.i_global * m->l2_GBps < p)
+		p = r.i_global * m->l2_GBps;
+	return p;
+}
+
+/* ------------------------------------------------------------------ writing */
+
+/* The measured row of a kernel: ok, the largest m n k. -1 if none. */
+static long best_row(const struct gp_table *s, const char *kernel)
+{
+	long best = -1;
+	double bv = -1;
+
+	for (size_t r = 0; r < s->nrows; r++) {
+		const char *k = gp_table_get(s, r, "kernel"), *st = gp_table_get(s, r, "status");
+		double mm, nn, kk;
+		if (!k || strcmp(k, kernel) || !st || strcmp(st, "ok"))
+			continue;
+		if (gp_table_get_double(s, r, "m", &mm) || gp_table_get_double(s, r, "n", &nn) ||
+		    gp_table_get_double(s, r, "k", &kk))
+			continue;
+		if (mm * nn * kk > bv) {
+			bv = mm * nn * kk;
+			best = (long)r;
+		}
+	}
+	return best;
+}
+
+static double cell(const struct gp_table *s, long r, const char *col)
+{
+	double v;
+
+	return r >= 0 && !gp_table_get_double(s, (size_t)r, col, &v) ? v : NAN;
+}
+
+static const char *const roof_cols[] = { "kernel", "intensity_global", "intensity_shared", "gflops_measured",
+	"roof_global", "roof_shared", "roof_fp32", "bound", "intensity_shared_bank", "roof_shared_bank", "lds_bytes" };
+static const char *const model_cols[] = { "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm", "sai",
+	"regs_needed_m102", "regs_per_thread", "gflops_measured", "gflops_m001", "ratio_m001", "gflops_bound",
+	"ratio_bound", "bound" };
+
+static int add_rows(const struct gp_machine *m, const struct gp_table *s, struct gp_table *rt,
+		    struct gp_table *mt, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < gp_ntiles; i++) {
+		const struct gp_tile *t = &gp_tiles[i];
+		const long r = best_row(s, t->name);
+		const double meas = cell(s, r, "gflops"), nt = cell(s, r, "active_threads_per_sm");
+		const double p1 = gp_predict_m001(m, t, nt), p2 = gp_predict_bound(m, t, nt);
+		struct gp_roof f;
+
+		if (r < 0)
+			continue;   /* not run, or not ok: no measured point to hold the model against */
+		gp_roofline(m, t, &f);
+		if (gp_row_begin(rt) || gp_row_str(rt, "kernel", t->name) || gp_row_num(rt, "intensity_global", f.i_global) ||
+		    gp_row_num(rt, "intensity_shared", f.i_shared) || gp_row_num(rt, "gflops_measured", meas) ||
+		    gp_row_num(rt, "roof_global", f.roof_global) || gp_row_num(rt, "roof_shared", f.roof_shared) ||
+		    gp_row_num(rt, "roof_fp32", f.roof_fp32) || gp_row_str(rt, "bound", f.bound) ||
+		    gp_row_num(rt, "intensity_shared_bank", f.i_shared_bank) ||
+		    gp_row_num(rt, "roof_shared_bank", f.roof_shared_bank) || gp_row_int(rt, "lds_bytes", t->lds_bytes) ||
+		    gp_row_end(rt, err, errlen))
+			return -1;
+		if (gp_row_begin(mt) || gp_row_str(mt, "kernel", t->name) || gp_row_int(mt, "rx", t->rx) ||
+		    gp_row_int(mt, "ry", t->ry) || gp_row_int(mt, "bm", t->gbm) || gp_row_int(mt, "bn", t->gbn) ||
+		    gp_row_int(mt, "bk", t->bk) || gp_row_num(mt, "threads_per_sm", nt) ||
+		    gp_row_num(mt, "sai", gp_sai(t->rx, t->ry)) || gp_row_int(mt, "regs_needed_m102", gp_reg_need(t->rx, t->ry)) ||
+		    gp_row_num(mt, "regs_per_thread", cell(s, r, "regs_per_thread")) ||
+		    gp_row_num(mt, "gflops_measured", meas) || gp_row_num(mt, "gflops_m001", p1) ||
+		    gp_row_num(mt, "ratio_m001", meas / p1) || gp_row_num(mt, "gflops_bound", p2) ||
+		    gp_row_num(mt, "ratio_bound", meas / p2) || gp_row_str(mt, "bound", f.bound) ||
+		    gp_row_end(mt, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static void write_md(FILE *md, const struct gp_machine *m, const struct gp_table *rt, const struct gp_table *mt)
+{
+	fprintf(md, "\n## Models: rooflines and predicted SGEMM GFLOP/s (seed 001 M101-M105, Figure 10; seed 000 M001)\n\n");
+	fprintf(md, "Roofs from this run: FP32 %.0f GFLOP/s (FFMA %.1f/clk/SM x %.0f SMs x %.0f MHz), HBM read %.0f GB/s, "
+		"shared %.1f B/clk/SM (LDS.128). `roof_shared` is M104 (bytes each thread requests); the bound is "
+		"judged on bank traffic (`roof_shared_bank`: one 128-B wavefront per warp LDS at least, so broadcast "
+		"reads are cheap). Files: `roofline.csv`, `models.csv`, chart `roofline.svg`.\n\n",
+		m->fp32_gflops, m->ffma_per_clk_sm, m->sms, m->mhz, m->hbm_GBps, m->lds_Bpc[2]);
+	fprintf(md, "| kernel | I global (flop/B) | I shared M104 | I shared banks | measured GFLOP/s | roof global | roof shared (banks) | bound | M001 pred | ratio | bound-model pred | ratio |\n");
+	fprintf(md, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t r = 0; r < rt->nrows; r++)
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", gp_table_get(rt, r, "kernel"),
+			gp_table_get(rt, r, "intensity_global"), gp_table_get(rt, r, "intensity_shared"),
+			gp_table_get(rt, r, "intensity_shared_bank"), gp_table_get(rt, r, "gflops_measured"),
+			gp_table_get(rt, r, "roof_global"), gp_table_get(rt, r, "roof_shared_bank"), gp_table_get(rt, r, "bound"),
+			gp_table_get(mt, r, "gflops_m001"), gp_table_get(mt, r, "ratio_m001"),
+			gp_table_get(mt, r, "gflops_bound"), gp_table_get(mt, r, "ratio_bound"));
+	fprintf(md, "\nRatios are measured / predicted. M001 charges every tile load the L2 latency divided by the "
+		"active threads (one load in flight per thread), as seed 000 did; kernels with many loads in flight "
+		"beat it (ratio > 1), as Volkov's did on GT200 (343 vs 278.57).\n");
+}
+
+int gp_models_write(const char *run_dir, FILE *md)
+{
+	char err[512], path[4096];
+	struct gp_machine m;
+	struct gp_table *s = NULL, *rt = NULL, *mt = NULL;
+	int rc = -1;
+
+	if (gp_machine_load(run_dir, &m, err, sizeof err) < 0)
+		goto out;
+	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
+	if (access(path, F_OK) < 0) {
+		/* A partial run: the section says so and nothing is written. */
+		if (md)
+			fprintf(md, "\n## Models: rooflines and predicted SGEMM GFLOP/s\n\nsgemm did not run in this run.\n");
+		return 0;
+	}
+	s = gp_table_load(path, err, sizeof err);
+	rt = gp_table_new(roof_cols, GP_ARRAY_SIZE(roof_cols));
+	mt = gp_table_new(model_cols, GP_ARRAY_SIZE(model_cols));
+	if (!s || !rt || !mt || add_rows(&m, s, rt, mt, err, sizeof err) < 0)
+		goto out;
+	snprintf(path, sizeof path, "%s/roofline.csv", run_dir);
+	if (gp_table_save(rt, path) < 0) {
+		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof path, "%s/models.csv", run_dir);
+	if (gp_table_save(mt, path) < 0) {
+		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (md)
+		write_md(md, &m, rt, mt);
+	rc = 0;
+out:
+	if (rc < 0)
+		fprintf(stderr, "gpuprobe: models: %s\n", err);
+	gp_table_free(s);
+	gp_table_free(rt);
+	gp_table_free(mt);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ tune: ranking */
+
+struct ranked {
+	const struct gp_tile *t;
+	double pred, nt;
+};
+
+static int by_pred(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return (y->pred > x->pred) - (y->pred < x->pred);
+}
+
+int gp_tune_rank(const char *run_dir, FILE *out)
+{
+	char err[512], path[4096];
+	struct gp_machine m;
+	struct gp_table *s;
+	struct ranked r[GP_ARRAY_SIZE(gp_tiles)];
+
+	if (gp_machine_load(run_dir, &m, err, sizeof err) < 0) {
+		fprintf(stderr, "gpuprobe: tune: %s\n", err);
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
+	s = gp_table_load(path, err, sizeof err);   /* optional: occupancy and measured values */
+	for (unsigned i = 0; i < gp_ntiles; i++) {
+		const long row = s ? best_row(s, gp_tiles[i].name) : -1;
+		const double occ = s ? cell(s, row, "active_threads_per_sm") : NAN;
+		r[i].t = &gp_tiles[i];
+		/* Unknown occupancy: two blocks per SM, what the modern kernels' launch bounds ask. */
+		r[i].nt = occ > 0 ? occ : 2.0 * gp_tiles[i].threads;
+		r[i].pred = gp_predict_bound(&m, &gp_tiles[i], r[i].nt);
+	}
+	qsort(r, gp_ntiles, sizeof r[0], by_pred);
+	fprintf(out, "rank,kernel,rx,ry,bm,bn,bk,threads_per_sm,gflops_predicted,gflops_measured\n");
+	for (unsigned i = 0; i < gp_ntiles; i++) {
+		const long row = s ? best_row(s, r[i].t->name) : -1;
+		fprintf(out, "%u,%s,%d,%d,%d,%d,%d,%.0f,%.6g,%.6g\n", i + 1, r[i].t->name, r[i].t->rx, r[i].t->ry,
+			r[i].t->gbm, r[i].t->gbn, r[i].t->bk, r[i].nt, r[i].pred, s ? cell(s, row, "gflops") : NAN);
+	}
+	gp_table_free(s);
+	return 0;
+}
