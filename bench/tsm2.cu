@@ -1,0 +1,393 @@
+/* tsm2.cu — TSM2X (seed 004): C = A B with A m x k and B k x n tall-and-skinny (TSM2R) or A
+ * tall-and-skinny and B small (TSM2L), column-major, alpha 1, beta 0, float and double.
+ *
+ * The ladder V0 (inner product) -> V1 (outer product, t2 C registers) -> V2 (+ B tile t1 x t2 in
+ * shared memory, column-major so stores are conflict-free and compute reads broadcast) -> V3 (+ the
+ * next A chunk of t3 and the next B tile prefetched into registers), and TSM2L Opt1 (V3 per row
+ * tile, m / tcf threads) and Opt2 (row tiles interleaved under one B tile, C read-modify-written).
+ * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
+ * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Every size works:
+ * rows past m load row m - 1 and never store, k and n tails load 0 (bench/tsm2.h maps, walked on
+ * the host by tests/test_tsm2.c). Pitfall: a partial last chunk must load 0, not the NaN slack. */
+#include "tsm2.h"
+
+#include "probe.cuh"
+
+#define TSM2_ARGS(T) int m, int k, int n, const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb, \
+	T *__restrict__ C, int ldc
+
+/* ------------------------------------------------------------------ helpers */
+
+/* currA[0..T3) = A[row, l .. l + T3), zeros past k (only the chunk crossing k checks). */
+template <typename T, int T3>
+__device__ __forceinline__ void load_a(T (&a)[T3], const T *__restrict__ A, long row, int l, int k, int lda)
+{
+	const T *p = A + row + (long)l * lda;
+	if (l + T3 <= k) {
+#pragma unroll
+		for (int i = 0; i < T3; i++)
+			a[i] = p[(long)i * lda];
+	} else {
+#pragma unroll
+		for (int i = 0; i < T3; i++)
+			a[i] = l + i < k ? p[(long)i * lda] : T(0);
+	}
+}
+
+/* Row jr of B, columns p .. p + T2 (zeros past k or n). */
+template <typename T, int T2>
+__device__ __forceinline__ void load_b_row(T (&b)[T2], const T *__restrict__ B, int jr, int p, int k, int n, int ldb)
+{
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		b[c] = jr < k && p + c < n ? B[jr + (long)(p + c) * ldb] : T(0);
+}
+
+/* C[c] += sum_i a[i] * sB[c][l0 + i] (sB column-major, t1 rows: every thread reads the same
+ * address, a broadcast). */
+template <typename T, int T2, int T3>
+__device__ __forceinline__ void fma_tile(T (&acc)[T2], const T (&a)[T3], const T *sB, int l0, int t1)
+{
+#pragma unroll
+	for (int i = 0; i < T3; i++)
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			acc[c] = fma(a[i], sB[c * t1 + l0 + i], acc[c]);
+}
+
+template <typename T, int T2>
+__device__ __forceinline__ void store_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
+{
+	if (row >= m)
+		return;
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		if (p + c < n)
+			C[row + (long)(p + c) * ldc] = acc[c];
+}
+
+/* ------------------------------------------------------------------ clock, stream, chase */
+
+extern "C" __global__ void tsm2_clock(float *sink, int iters, gp_clock_sample *cs)
+{
+	float x = (float)threadIdx.x * 1e-3f, y = 1.0f - 0x1p-20f, z = 0x1p-19f;
+
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+	for (int i = 0; i < iters; i++) {
+		GP_REP64(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(y), "f"(z));)
+	}
+	if (gp_is_clock_thread()) {
+		cs->clk1 = gp_clock();
+		cs->ns1 = gp_ns();
+	}
+	if (x == 12345.0f)
+		sink[threadIdx.x] = x;
+}
+
+/* Streaming read of n4 float4s (grid-stride, 4 independent loads in flight per thread): the HBM
+ * read rate the TSM2 kernels are held against, measured in the same run. */
+extern "C" __global__ void tsm2_stream(const float4 *__restrict__ p, long n4, float *sink)
+{
+	const long stride = (long)gridDim.x * blockDim.x;
+	float s = 0.f;
+	long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	for (; i + 3 * stride < n4; i += 4 * stride) {
+		const float4 a = __ldcs(p + i), b = __ldcs(p + i + stride), c = __ldcs(p + i + 2 * stride),
+			     d = __ldcs(p + i + 3 * stride);
+		s += a.x + b.y + c.z + d.w;
+	}
+	for (; i < n4; i += stride)
+		s += __ldcs(p + i).x;
+	if (s == 12345.0f)
+		sink[0] = s;
+}
+
+/* Pointer chain for the latency chase: hop h at a pseudo-random 128-byte line of the buffer,
+ * pointing at hop h + 1 (the last at hop 0). */
+extern "C" __global__ void tsm2_chain(unsigned long long *buf, long lines, int hops)
+{
+	const int h = blockIdx.x * blockDim.x + threadIdx.x;
+	if (h >= hops)
+		return;
+	const long at = (long)((tsm2_uniform(0xc4a5e, (uint64_t)h) + 1.0) * 0.5 * (double)lines) * 16;
+	const long nx = (long)((tsm2_uniform(0xc4a5e, (uint64_t)((h + 1) % hops)) + 1.0) * 0.5 * (double)lines) * 16;
+	buf[at] = (unsigned long long)(buf + nx);
+}
+
+/* One thread follows the chain: average SM clocks per dependent global load. */
+extern "C" __global__ void tsm2_chase(const unsigned long long *start, int hops, unsigned long long *out)
+{
+	const unsigned long long *p = start;
+	for (int h = 0; h < 64; h++) /* warm the TLB walk out of the first hops */
+		p = (const unsigned long long *)__ldcg(p);
+	const unsigned long long t0 = clock64();
+	for (int h = 0; h < hops; h++)
+		p = (const unsigned long long *)__ldcg(p);
+	const unsigned long long t1 = clock64();
+	out[0] = t1 - t0;
+	out[1] = (unsigned long long)p;
+}
+
+/* Fill rows x cols (ld) with tsm2_uniform(seed, r + c * rows); padding rows and slack NaN. */
+template <typename T> __device__ void fill(T *p, int rows, int cols, int ld, long total, uint64_t seed)
+{
+	for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x) {
+		const long r = i % ld, c = i / ld;
+		p[i] = r < rows && c < cols ? (T)tsm2_uniform(seed, (uint64_t)(r + c * (long)rows)) : (T)NAN;
+	}
+}
+
+extern "C" __global__ void tsm2_fill_f(float *p, int rows, int cols, int ld, long total, unsigned long long seed)
+{
+	fill(p, rows, cols, ld, total, seed);
+}
+
+extern "C" __global__ void tsm2_fill_d(double *p, int rows, int cols, int ld, long total, unsigned long long seed)
+{
+	fill(p, rows, cols, ld, total, seed);
+}
+
+/* ------------------------------------------------------------------ V0: inner product (Algorithm 1) */
+
+/* One thread per row; C[row, i] = sum_j A[row, j] B[j, i]: A re-read n times. */
+template <typename T> __device__ void tsm2_v0(TSM2_ARGS(T))
+{
+	const int row = blockIdx.x * blockDim.x + threadIdx.x;
+	if (row >= m)
+		return;
+	for (int i = 0; i < n; i++) {
+		T s = 0;
+		for (int j = 0; j < k; j++)
+			s = fma(A[row + (long)j * lda], B[j + (long)i * ldb], s);
+		C[row + (long)i * ldc] = s;
+	}
+}
+
+/* ------------------------------------------------------------------ V1: outer product (Algorithm 2) */
+
+/* C row fragment (t2 columns) in registers; A read once per panel; every thread of a warp reads
+ * the same B element (one transaction, broadcast). */
+template <typename T, int T2> __device__ void tsm2_v1(TSM2_ARGS(T))
+{
+	const int row = blockIdx.x * blockDim.x + threadIdx.x;
+	const long lr = tsm2_load_row(row, m);
+	for (int p = 0; p < n; p += T2) {
+		T acc[T2];
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			acc[c] = 0;
+		for (int l = 0; l < k; l++) {
+			const T a = A[lr + (long)l * lda];
+			T b[T2];
+			load_b_row<T, T2>(b, B, l, p, k, n, ldb);
+#pragma unroll
+			for (int c = 0; c < T2; c++)
+				acc[c] = fma(a, b[c], acc[c]);
+		}
+		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+	}
+}
+
+/* ------------------------------------------------------------------ V2: shared B tile (Algorithm 3) */
+
+template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
+{
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int t1 = blockDim.x, tid = threadIdx.x;
+	const int row = blockIdx.x * t1 + tid;
+	const long lr = tsm2_load_row(row, m);
+
+	for (int p = 0; p < n; p += T2) {
+		T acc[T2];
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			acc[c] = 0;
+		for (int j = 0; j < k; j += t1) {
+			T b[T2];
+			__syncthreads();
+			load_b_row<T, T2>(b, B, j + tid, p, k, n, ldb);
+#pragma unroll
+			for (int c = 0; c < T2; c++)
+				sB[c * t1 + tid] = b[c];
+			__syncthreads();
+			const int end = tsm2_tile_end(j, t1, k);
+			for (int l = j; l < end; l += T3) {
+				T a[T3];
+				load_a<T, T3>(a, A, lr, l, k, lda);
+				fma_tile<T, T2, T3>(acc, a, sB, l - j, t1);
+			}
+		}
+		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+	}
+}
+
+/* ------------------------------------------------------------------ V3: prefetching (Algorithm 4) */
+
+/* One panel of one row tile (Algorithm 4 lines 9-29): B tile j + t1 and A chunk l + t3 are loaded
+ * into registers while the current ones are used. */
+template <typename T, int T2, int T3>
+__device__ __forceinline__ void v3_panel(TSM2_ARGS(T), T *sB, int row, int p)
+{
+	const int t1 = blockDim.x, tid = threadIdx.x;
+	const long lr = tsm2_load_row(row, m);
+	T acc[T2], nb[T2], ca[T3], na[T3];
+
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		acc[c] = 0;
+	__syncthreads(); /* the previous panel's readers are done with sB */
+	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		sB[c * t1 + tid] = nb[c];
+	load_a<T, T3>(ca, A, lr, 0, k, lda);
+	for (int j = 0; j < k; j += t1) {
+		__syncthreads();
+		if (j + t1 < k)
+			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		const int end = tsm2_tile_end(j, t1, k);
+		for (int l = j; l < end; l += T3) {
+			if (l + T3 < k)
+				load_a<T, T3>(na, A, lr, l + T3, k, lda);
+			fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
+#pragma unroll
+			for (int i = 0; i < T3; i++)
+				ca[i] = na[i];
+		}
+		__syncthreads();
+		if (j + t1 < k)
+#pragma unroll
+			for (int c = 0; c < T2; c++)
+				sB[c * t1 + tid] = nb[c];
+	}
+	store_c<T, T2>(C, acc, row, p, m, n, ldc);
+}
+
+template <typename T, int T2, int T3> __device__ void tsm2_v3(TSM2_ARGS(T))
+{
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int row = blockIdx.x * blockDim.x + threadIdx.x;
+
+	for (int p = 0; p < n; p += T2)
+		v3_panel<T, T2, T3>(m, k, n, A, lda, B, ldb, C, ldc, sB, row, p);
+}
+
+/* ------------------------------------------------------------------ TSM2L Opt1 (Algorithm 6) */
+
+/* m / tcf threads: each block walks the row tiles blockIdx.x, + gridDim.x, ... (block-uniform, so
+ * the barriers inside match) and runs V3 on each. */
+template <typename T, int T2, int T3> __device__ void tsm2_l1(TSM2_ARGS(T))
+{
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int t1 = blockDim.x;
+
+	for (long rb = (long)blockIdx.x * t1; rb < m; rb += (long)gridDim.x * t1)
+		for (int p = 0; p < n; p += T2)
+			v3_panel<T, T2, T3>(m, k, n, A, lda, B, ldb, C, ldc, sB, (int)rb + threadIdx.x, p);
+}
+
+/* ------------------------------------------------------------------ TSM2L Opt2 (Algorithm 7) */
+
+/* Per panel and B tile, the block's row tiles are interleaved: the B tile is loaded once and
+ * reused for all of them; C is read-modify-written per B tile (zero for the first), the next row
+ * tile's C fragment prefetched while the current one computes. */
+template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
+{
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int t1 = blockDim.x, tid = threadIdx.x;
+	const long step = (long)gridDim.x * t1, first = (long)blockIdx.x * t1;
+
+	for (int p = 0; p < n; p += T2) {
+		T nb[T2];
+		__syncthreads();
+		load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			sB[c * t1 + tid] = nb[c];
+		for (int j = 0; j < k; j += t1) {
+			__syncthreads();
+			if (j + t1 < k)
+				load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+			const int end = tsm2_tile_end(j, t1, k);
+			T acc[T2], nc[T2];
+#pragma unroll
+			for (int c = 0; c < T2; c++)
+				nc[c] = 0;
+			if (j > 0 && first + tid < m)
+#pragma unroll
+				for (int c = 0; c < T2; c++)
+					if (p + c < n)
+						nc[c] = C[first + tid + (long)(p + c) * ldc];
+			for (long rb = first; rb < m; rb += step) {
+				const int row = (int)rb + tid;
+				const long lr = tsm2_load_row(row, m);
+				T ca[T3], na[T3];
+#pragma unroll
+				for (int c = 0; c < T2; c++)
+					acc[c] = nc[c];
+				if (j > 0 && rb + step + tid < m)
+#pragma unroll
+					for (int c = 0; c < T2; c++)
+						if (p + c < n)
+							nc[c] = C[rb + step + tid + (long)(p + c) * ldc];
+				load_a<T, T3>(ca, A, lr, j, k, lda);
+				for (int l = j; l < end; l += T3) {
+					if (l + T3 < end)
+						load_a<T, T3>(na, A, lr, l + T3, k, lda);
+					fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
+#pragma unroll
+					for (int i = 0; i < T3; i++)
+						ca[i] = na[i];
+				}
+				store_c<T, T2>(C, acc, row, p, m, n, ldc);
+			}
+			__syncthreads();
+			if (j + t1 < k)
+#pragma unroll
+				for (int c = 0; c < T2; c++)
+					sB[c * t1 + tid] = nb[c];
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ instances */
+
+#define I_V0(s, T) \
+	extern "C" __global__ void tsm2_v0_##s(TSM2_ARGS(T)) { tsm2_v0<T>(m, k, n, A, lda, B, ldb, C, ldc); }
+#define I_V1(s, T, t2) \
+	extern "C" __global__ void tsm2_v1_##s##_t2_##t2(TSM2_ARGS(T)) { tsm2_v1<T, t2>(m, k, n, A, lda, B, ldb, C, ldc); }
+#define I_K(kind, s, T, t2, t3)                                                                   \
+	extern "C" __global__ void tsm2_##kind##_##s##_t2_##t2##_t3_##t3(TSM2_ARGS(T))             \
+	{                                                                                          \
+		tsm2_##kind<T, t2, t3>(m, k, n, A, lda, B, ldb, C, ldc);                           \
+	}
+/* The compiled grid (tsm2_compiled() in bench/tsm2_model.c lists the same): V2 t2 2..32 with
+ * t3 4, 16; V3 t2 2..32 x t3 4..32 (double drops t2 + t3 > 40: C, nextB, currA and nextA would
+ * not fit 255 registers); TSM2L t2, t3 2..16. Kept small: every instance costs compile time x 6. */
+#define R_T3(X, kind, s, T, t2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
+#define L_T3(X, kind, s, T, t2) X(kind, s, T, t2, 2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
+#define V2_GRID(s, T) I_K(v2, s, T, 2, 4) I_K(v2, s, T, 4, 4) I_K(v2, s, T, 8, 4) I_K(v2, s, T, 16, 4) \
+	I_K(v2, s, T, 32, 4) I_K(v2, s, T, 2, 16) I_K(v2, s, T, 4, 16) I_K(v2, s, T, 8, 16) I_K(v2, s, T, 16, 16)
+#define V3_GRID(s, T) R_T3(I_K, v3, s, T, 2) R_T3(I_K, v3, s, T, 4) R_T3(I_K, v3, s, T, 8) \
+	R_T3(I_K, v3, s, T, 16) I_K(v3, s, T, 32, 4) I_K(v3, s, T, 32, 8) \
+	I_K(v3, s, T, 2, 32) I_K(v3, s, T, 4, 32) I_K(v3, s, T, 8, 32)
+#define L_GRID(kind, s, T) L_T3(I_K, kind, s, T, 2) L_T3(I_K, kind, s, T, 4) L_T3(I_K, kind, s, T, 8) \
+	L_T3(I_K, kind, s, T, 16)
+
+I_V0(f, float)
+I_V0(d, double)
+I_V1(f, float, 2) I_V1(f, float, 4) I_V1(f, float, 8) I_V1(f, float, 16) I_V1(f, float, 32)
+I_V1(d, double, 2) I_V1(d, double, 4) I_V1(d, double, 8) I_V1(d, double, 16) I_V1(d, double, 32)
+V2_GRID(f, float) V2_GRID(d, double)
+V3_GRID(f, float) V3_GRID(d, double)
+I_K(v3, f, float, 16, 32) I_K(v3, f, float, 32, 16) I_K(v3, f, float, 32, 32)
+L_GRID(l1, f, float) L_GRID(l1, d, double)
+L_GRID(l2, f, float) L_GRID(l2, d, double)

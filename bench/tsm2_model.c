@@ -1,0 +1,258 @@
+/* tsm2_model.c — TSM2X's kernel table and performance model (seed 004 Sections 3.1.8-3.1.9).
+ *
+ * Pure arithmetic: which (kind, t2, t3) instances bench/tsm2.cu compiles, launch checks, rates,
+ * and the model M401-M407 on a struct tsm2_hw the experiment fills with the device's attributes
+ * and the run's own measurements (clock, streaming read bandwidth, pointer-chase latency). The one
+ * constant is the FMA latency (latency_comp): 4 SM clocks for FFMA and 8 for DFMA on sm_80+/sm_90
+ * (the lat_ffma probe measures it; the experiment takes it as a parameter). Pitfall: the paper's
+ * utilisations are ratios that exceed 1 once enough is in flight; the time objective caps them. */
+#include "gp.h"
+#include "sgemm.h"
+#include "tsm2.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const int tsm2_t2_values[] = { 2, 4, 8, 16, 32, 0 };
+const int tsm2_t3_values[] = { 2, 4, 8, 16, 32, 0 };
+
+static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "l1", "l2", "cublas" };
+
+const char *tsm2_kind_name(enum tsm2_kind kind)
+{
+	return kind <= TSM2_CUBLAS ? kind_names[kind] : "?";
+}
+
+int tsm2_kind_parse(const char *s, enum tsm2_kind *kind)
+{
+	for (size_t i = 0; i < GP_ARRAY_SIZE(kind_names); i++)
+		if (s && !strcmp(s, kind_names[i])) {
+			*kind = (enum tsm2_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int pow2_in(int x, int lo, int hi)
+{
+	return x >= lo && x <= hi && (x & (x - 1)) == 0;
+}
+
+/* Mirrors the instance lists at the end of bench/tsm2.cu. */
+static int compiled(enum tsm2_kind kind, int elem, int t2, int t3)
+{
+	switch (kind) {
+	case TSM2_V0:
+	case TSM2_CUBLAS:
+		return 1;
+	case TSM2_V1:
+		return pow2_in(t2, 2, 32);
+	case TSM2_V2:
+		return (t3 == 4 && pow2_in(t2, 2, 32)) || (t3 == 16 && pow2_in(t2, 2, 16));
+	case TSM2_V3:
+		if (pow2_in(t2, 2, 16) && pow2_in(t3, 4, 16))
+			return 1;
+		if ((t2 == 32 && (t3 == 4 || t3 == 8)) || (t3 == 32 && pow2_in(t2, 2, 8)))
+			return 1;
+		return elem == 4 && ((t2 == 16 && t3 == 32) || (t2 == 32 && t3 == 16) || (t2 == 32 && t3 == 32));
+	case TSM2_L1:
+	case TSM2_L2:
+		return pow2_in(t2, 2, 16) && pow2_in(t3, 2, 16);
+	}
+	return 0;
+}
+
+int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, size_t len)
+{
+	const char s = elem == 8 ? 'd' : 'f';
+
+	if (kind == TSM2_CUBLAS || !compiled(kind, elem, t2, t3))
+		return -1;
+	if (kind == TSM2_V0)
+		snprintf(out, len, "tsm2_v0_%c", s);
+	else if (kind == TSM2_V1)
+		snprintf(out, len, "tsm2_v1_%c_t2_%d", s, t2);
+	else
+		snprintf(out, len, "tsm2_%s_%c_t2_%d_t3_%d", kind_names[kind], s, t2, t3);
+	return 0;
+}
+
+size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem)
+{
+	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem : 0;
+}
+
+int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
+		  size_t len)
+{
+	if (m < 1 || k < 1 || n < 1) {
+		snprintf(why, len, "empty problem");
+		return -1;
+	}
+	if (kind == TSM2_CUBLAS)
+		return 0;
+	if (t1 < 32 || t1 > 1024 || t1 % 32) {
+		snprintf(why, len, "t1 = %d is not a multiple of 32 in 32..1024", t1);
+		return -1;
+	}
+	if (!compiled(kind, elem, t2, t3)) {
+		snprintf(why, len, "t2 = %d, t3 = %d not compiled for %s %s", t2, t3, kind_names[kind],
+			 elem == 8 ? "double" : "single");
+		return -1;
+	}
+	if (kind >= TSM2_V2 && t1 % t3) {
+		snprintf(why, len, "t3 = %d does not divide t1 = %d", t3, t1);
+		return -1;
+	}
+	if ((kind == TSM2_L1 || kind == TSM2_L2) && tcf < 1) {
+		snprintf(why, len, "tcf = %d < 1", tcf);
+		return -1;
+	}
+	if (kind == TSM2_V2 || kind == TSM2_V3 || kind == TSM2_V1) {
+		if (t2 > 2 * n && t2 > 2) {
+			snprintf(why, len, "t2 = %d > 2 n: columns computed for nothing", t2);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+double tsm2_gflops(double m, double k, double n, double ms)
+{
+	return ms > 0 ? 2.0 * m * k * n / (ms * 1e-3) / 1e9 : NAN;
+}
+
+double tsm2_bytes(double m, double k, double n, int elem)
+{
+	return (m * k + k * n + m * n) * elem;
+}
+
+double tsm2_gbps(double bytes, double ms)
+{
+	return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : NAN;
+}
+
+double tsm2_err_bound(int k, int elem)
+{
+	return sg_err_bound(k, elem);
+}
+
+double tsm2_rel_err(const void *c, const void *r, int elem, int m, int n)
+{
+	return elem == 8 ? sg_rel_err_d(c, r, m, n, m) : sg_rel_err_f(c, r, m, n, m);
+}
+
+/* ---------------------------------------------------------------- the model */
+
+double tsm2_regs_model(int t2, int t3, int elem, int fixed)
+{
+	return (3.0 * t2 + 2.0 * t3) * elem / 4.0 + fixed;
+}
+
+int tsm2_occupancy(const struct tsm2_hw *hw, double regs, int t1, int t2, int elem)
+{
+	/* Registers are allocated per warp in units of 256 (8 per thread); shared memory per block
+	 * with 1 KB reserved by the system (sm_80+). */
+	const double r = ceil(regs / 8.0) * 8.0;
+	const long smem_block = (long)t1 * t2 * elem + 1024;
+	long blocks;
+
+	if (t1 <= 0 || regs <= 0)
+		return 0;
+	blocks = hw->max_threads_per_sm / t1;
+	blocks = fmin(blocks, floor(hw->regs_per_sm / (r * t1)));
+	blocks = fmin(blocks, hw->smem_per_sm / smem_block);
+	if (hw->max_blocks_per_sm > 0)
+		blocks = fmin(blocks, hw->max_blocks_per_sm);
+	return blocks > 0 ? (int)(blocks * t1) : 0;
+}
+
+double tsm2_util_mem(const struct tsm2_hw *hw, int occ, int t3, int elem)
+{
+	const double per_clk = hw->band_Bps / (hw->sms * hw->clock_hz); /* bytes per SM clock per SM */
+	const double need = hw->lat_mem_clk * per_clk;                   /* Little's law */
+	return need > 0 ? (double)occ * t3 * elem / need : NAN;
+}
+
+double tsm2_util_comp(const struct tsm2_hw *hw, int occ, int t2, int t3)
+{
+	const double need = hw->lat_comp_clk * hw->lanes; /* FMAs in flight per SM */
+	return need > 0 ? (double)occ * t3 * t2 / need : NAN;
+}
+
+double tsm2_t2_threshold(const struct tsm2_hw *hw, int elem)
+{
+	return hw->band_Bps > 0 ? hw->perf_flops / hw->band_Bps * elem : NAN;
+}
+
+double tsm2_model_time(const struct tsm2_hw *hw, double m, double k, double n, int t1, int t2, int t3, int elem,
+		       double regs)
+{
+	const int occ = tsm2_occupancy(hw, regs, t1, t2, elem);
+	const double thr = tsm2_t2_threshold(hw, elem);
+	const double passes = ceil(n / t2); /* A is read once per column panel */
+	double um, uc;
+
+	if (occ <= 0 || t2 < 1 || t3 < 1)
+		return INFINITY;
+	um = fmin(1.0, tsm2_util_mem(hw, occ, t3, elem));
+	uc = fmin(1.0, tsm2_util_comp(hw, occ, t2, t3));
+	if (n > thr && t2 >= thr) /* Algorithm 5 line 9: compute-bound branch */
+		return 2.0 * m * k * n / (hw->perf_flops * uc);
+	return m * k * passes * elem / (hw->band_Bps * um);
+}
+
+int tsm2_argmin(const int *t1s, const int *t2s, const int *t3s, tsm2_cost_fn f, void *ctx, struct tsm2_choice *out)
+{
+	int found = 0;
+
+	for (const int *a = t1s; *a > 0; a++)
+		for (const int *b = t2s; *b > 0; b++)
+			for (const int *c = t3s; *c > 0; c++) {
+				const double v = f(ctx, *a, *b, *c);
+				int better;
+				if (!isfinite(v))
+					continue;
+				better = !found || v < out->cost;
+				if (found && v == out->cost)
+					better = *b > out->t2 || (*b == out->t2 && (*c < out->t3 || (*c == out->t3 && *a < out->t1)));
+				if (better) {
+					*out = (struct tsm2_choice){ *a, *b, *c, v };
+					found = 1;
+				}
+			}
+	return found ? 0 : -1;
+}
+
+struct model_ctx {
+	const struct tsm2_hw *hw;
+	double m, k, n;
+	int elem;
+};
+
+/* Registers from M401 with the fixed part 24 (V3's addresses, indices, loop state on sm_90: the
+ * experiment prints the compiled count beside it). */
+#define TSM2_REGS_FIXED 24
+
+static double model_cost(void *ctx, int t1, int t2, int t3)
+{
+	const struct model_ctx *c = ctx;
+
+	if (!compiled(TSM2_V3, c->elem, t2, t3) || t2 > c->n || t1 % t3)
+		return NAN;
+	return tsm2_model_time(c->hw, c->m, c->k, c->n, t1, t2, t3, c->elem,
+			       tsm2_regs_model(t2, t3, c->elem, TSM2_REGS_FIXED));
+}
+
+int tsm2_model_choose(const struct tsm2_hw *hw, double m, double k, double n, int t1, int elem, struct tsm2_choice *out)
+{
+	const int t1s[] = { t1, 0 };
+	struct model_ctx c = { hw, m, k, n, elem };
+
+	if (tsm2_argmin(t1s, tsm2_t2_values, tsm2_t3_values, model_cost, &c, out) == 0)
+		return 0;
+	/* n below every compiled t2 (n = 1): the smallest t2. */
+	c.n = 2;
+	return tsm2_argmin(t1s, tsm2_t2_values, tsm2_t3_values, model_cost, &c, out);
+}
