@@ -46,7 +46,7 @@ $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_walk.c fuzz/fuzz_walk.h fuzz-lib
 # -error_exitcode/-timeout_exitcode make every kind of finding a failure of make.
 fuzz: $(FUZZ_BINS)
 	$(Q)fail=0; for t in $(FUZZ_TARGETS); do \
-		work=$(FUZZ_BUILD)/work/$$t; art=$(FUZZ_BUILD)/artifacts/$$t/; \
+		work=$(FUZZ_BUILD)/scratch/$$t; art=$(FUZZ_BUILD)/artifacts/$$t/; \
 		rm -rf $$work && mkdir -p $$work $$art && cp fuzz/corpus/$$t/* $$work/; \
 		[ -d fuzz/regressions/$$t ] && cp fuzz/regressions/$$t/* $$work/ 2>/dev/null; \
 		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s ($$(ls $$work | wc -l) seeds)"; \

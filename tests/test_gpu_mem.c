@@ -21,70 +21,7 @@
 #include "experiment.h"
 #include "suite.h"
 
-static struct gp_device dev;
-static int have_gpu;
-static char no_gpu_why[512];
-
-static int group_setup(void **state)
-{
-	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	if (have_gpu)
-		gp_device_close(&dev);
-	return 0;
-}
-
-#define NEED_GPU()                                                                                 \
-	do {                                                                                       \
-		if (!have_gpu) {                                                                   \
-			print_message("skipped: %s\n", no_gpu_why);                                \
-			skip();                                                                    \
-		}                                                                                  \
-	} while (0)
-
-/* Run one experiment over a sweep given as name/values pairs; every point must validate. */
-static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
-{
-	const struct gp_experiment *e = gp_experiment_find(name);
-	struct gp_suite_item item = { .exp = e };
-	struct gp_run run = { .dev = &dev, .reps = 3, .warmup = 1 };
-	struct gp_sweep sw;
-	struct gp_table *t;
-	char err[256];
-
-	assert_non_null(e);
-	for (size_t i = 0; i < n; i += 2)
-		for (size_t k = 0; k < e->impl->nparams; k++)
-			if (!strcmp(e->impl->params[k].name, settings[i]))
-				item.values[k] = (char *)settings[i + 1];
-	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
-	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
-	assert_non_null(t);
-	for (size_t p = 0; p < sw.npoints; p++) {
-		struct gp_point pt;
-		int rc;
-		gp_sweep_point(&sw, p, &pt);
-		rc = e->impl->measure(&run, &pt, t);
-		if (rc && t->nrows)
-			print_error("%s: status of the last row: %s\n", name, gp_table_get(t, t->nrows - 1, "status"));
-		assert_int_equal(rc, 0);
-	}
-	gp_sweep_free(&sw);
-	free(run.profile);
-	return t;
-}
-
-static double cell(const struct gp_table *t, size_t r, const char *col)
-{
-	double v = NAN;
-
-	assert_int_equal(gp_table_get_double(t, r, col, &v), 0);
-	return v;
-}
+#include "gpu_test.h"
 
 /* 4 KiB = 32 slots, 256 KiB = 2048 slots: 4096 loads are whole trips round each cycle. */
 static void test_chain_returns_to_start(void **state)
@@ -191,5 +128,5 @@ int main(void)
 		cmocka_unit_test(test_bandwidth_under_ceilings),
 	};
 
-	return cmocka_run_group_tests_name("gpu_mem", tests, group_setup, group_teardown);
+	return cmocka_run_group_tests_name("gpu_mem", tests, gpu_setup, gpu_teardown);
 }

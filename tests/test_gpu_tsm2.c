@@ -20,13 +20,11 @@
 #include "tsm2.h"
 #include "suite.h"
 
-static struct gp_device dev;
-static int have_gpu;
-static char no_gpu_why[512];
+#include "gpu_test.h"
 
 static int group_setup(void **state)
 {
-	have_gpu = gp_device_open(&dev, 0, no_gpu_why, sizeof no_gpu_why) == 0;
+	gpu_setup(state);
 	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
 		gp_device_close(&dev);
 		have_gpu = 0;
@@ -36,52 +34,9 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-	if (have_gpu) {
+	if (have_gpu)
 		gp_blas_unload();
-		gp_device_close(&dev);
-	}
-	return 0;
-}
-
-#define NEED_GPU()                                                                                 \
-	do {                                                                                       \
-		if (!have_gpu) {                                                                   \
-			print_message("skipped: %s\n", no_gpu_why);                                \
-			skip();                                                                    \
-		}                                                                                  \
-	} while (0)
-
-/* Run one experiment over "param", "values" pairs; every point must return 0. */
-static struct gp_table *measure(const char *name, const char *const *settings, size_t n)
-{
-	const struct gp_experiment *e = gp_experiment_find(name);
-	struct gp_suite_item item = { .exp = e };
-	struct gp_run run = { .dev = &dev, .reps = 2, .warmup = 1 };
-	struct gp_sweep sw;
-	struct gp_table *t;
-	char err[256];
-
-	assert_non_null(e);
-	for (size_t i = 0; i < n; i += 2)
-		for (size_t k = 0; k < e->impl->nparams; k++)
-			if (!strcmp(e->impl->params[k].name, settings[i]))
-				item.values[k] = (char *)settings[i + 1];
-	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
-	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
-	assert_non_null(t);
-	for (size_t p = 0; p < sw.npoints; p++) {
-		struct gp_point pt;
-		int rc;
-		gp_sweep_point(&sw, p, &pt);
-		rc = e->impl->measure(&run, &pt, t);
-		if (rc && t->nrows)
-			print_error("%s %s: %s\n", name, gp_table_get(t, t->nrows - 1, "kernel"),
-				    gp_table_get(t, t->nrows - 1, "status"));
-		assert_int_equal(rc, 0);
-	}
-	gp_sweep_free(&sw);
-	free(run.profile);
-	return t;
+	return gpu_teardown(state);
 }
 
 /* Every row ok (n/a only where allowed: an instance too big for the device). */
