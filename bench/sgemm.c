@@ -539,15 +539,7 @@ static int sgemm_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	return measure_spec(run, t, &s);
 }
 
-const struct gp_exp_impl sgemm_impl = {
-	.params = sgemm_params,
-	.nparams = GP_ARRAY_SIZE(sgemm_params),
-	.columns = sgemm_cols,
-	.ncolumns = GP_ARRAY_SIZE(sgemm_cols),
-	.measure = sgemm_measure,
-	.derive = sgemm_derive,
-	.report = sgemm_report,
-};
+GP_EXP_IMPL(sgemm, sgemm_params, sgemm_cols, sgemm_measure, sgemm_derive, sgemm_report);
 
 /* ---- sgemm_shapes: seed 001 Figure 8's rectangular shapes [M, K, N], and seed 002's size. */
 
@@ -574,14 +566,7 @@ static int shapes_measure(struct gp_run *run, const struct gp_point *pt, struct 
 	return measure_spec(run, t, &s);
 }
 
-const struct gp_exp_impl sgemm_shapes_impl = {
-	.params = shapes_params,
-	.nparams = GP_ARRAY_SIZE(shapes_params),
-	.columns = shapes_cols,
-	.ncolumns = GP_ARRAY_SIZE(shapes_cols),
-	.measure = shapes_measure,
-	.report = shapes_report,
-};
+GP_EXP_IMPL(sgemm_shapes, shapes_params, shapes_cols, shapes_measure, NULL, shapes_report);
 
 /* ---- sgemm_occupancy: GFLOP/s against active threads per SM, capped by reserved shared memory. */
 
@@ -607,14 +592,7 @@ static int occ_measure(struct gp_run *run, const struct gp_point *pt, struct gp_
 	return measure_spec(run, t, &s);
 }
 
-const struct gp_exp_impl sgemm_occupancy_impl = {
-	.params = occ_params,
-	.nparams = GP_ARRAY_SIZE(occ_params),
-	.columns = occ_cols,
-	.ncolumns = GP_ARRAY_SIZE(occ_cols),
-	.measure = occ_measure,
-	.report = occupancy_report,
-};
+GP_EXP_IMPL(sgemm_occupancy, occ_params, occ_cols, occ_measure, NULL, occupancy_report);
 
 /* ---- sgemm_lda: leading dimensions padded to a multiple of `unit` (seed 000 Figures 42-49). */
 
@@ -637,14 +615,7 @@ static int lda_measure(struct gp_run *run, const struct gp_point *pt, struct gp_
 	return measure_spec(run, t, &s);
 }
 
-const struct gp_exp_impl sgemm_lda_impl = {
-	.params = lda_params,
-	.nparams = GP_ARRAY_SIZE(lda_params),
-	.columns = lda_cols,
-	.ncolumns = GP_ARRAY_SIZE(lda_cols),
-	.measure = lda_measure,
-	.report = lda_report,
-};
+GP_EXP_IMPL(sgemm_lda, lda_params, lda_cols, lda_measure, NULL, lda_report);
 
 /* ---- dgemm: seed 003 in double against cuBLAS DGEMM. */
 
@@ -663,14 +634,7 @@ static int dgemm_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	return measure_spec(run, t, &s);
 }
 
-const struct gp_exp_impl dgemm_impl = {
-	.params = dgemm_params,
-	.nparams = GP_ARRAY_SIZE(dgemm_params),
-	.columns = dgemm_cols,
-	.ncolumns = GP_ARRAY_SIZE(dgemm_cols),
-	.measure = dgemm_measure,
-	.report = dgemm_report,
-};
+GP_EXP_IMPL(dgemm, dgemm_params, dgemm_cols, dgemm_measure, NULL, dgemm_report);
 
 /* ---------------------------------------------------------------- derive */
 

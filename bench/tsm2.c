@@ -799,30 +799,8 @@ static void tsm2r_derive(struct gp_run *run, const struct gp_table *t)
 		gp_profile_add(run, "tsm2r_v3_max_pct_hbm_read", hi, "%", "of the streaming read rate, same run", "tsm2r");
 }
 
-const struct gp_exp_impl tsm2r_impl = {
-	.params = tsm2r_params,
-	.nparams = GP_ARRAY_SIZE(tsm2r_params),
-	.columns = tsm2_cols,
-	.ncolumns = GP_ARRAY_SIZE(tsm2_cols),
-	.measure = tsm2r_measure,
-	.derive = tsm2r_derive,
-	.report = tsm2r_report,
-};
+GP_EXP_IMPL(tsm2r, tsm2r_params, tsm2_cols, tsm2r_measure, tsm2r_derive, tsm2r_report);
 
-const struct gp_exp_impl tsm2l_impl = {
-	.params = tsm2l_params,
-	.nparams = GP_ARRAY_SIZE(tsm2l_params),
-	.columns = tsm2_cols,
-	.ncolumns = GP_ARRAY_SIZE(tsm2_cols),
-	.measure = tsm2l_measure,
-	.report = tsm2l_report,
-};
+GP_EXP_IMPL(tsm2l, tsm2l_params, tsm2_cols, tsm2l_measure, NULL, tsm2l_report);
 
-const struct gp_exp_impl tsm2_search_impl = {
-	.params = search_params,
-	.nparams = GP_ARRAY_SIZE(search_params),
-	.columns = search_cols,
-	.ncolumns = GP_ARRAY_SIZE(search_cols),
-	.measure = search_measure,
-	.report = search_report,
-};
+GP_EXP_IMPL(tsm2_search, search_params, search_cols, search_measure, NULL, search_report);

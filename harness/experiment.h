@@ -66,6 +66,18 @@ struct gp_exp_impl {
 const char *gp_reference(const struct gp_table *ref, const char *experiment, const char *key,
 			 const char **gpu, const char **source);
 
+/* The descriptor that an experiment's .def line names (name##_impl); derive and report may be NULL. */
+#define GP_EXP_IMPL(name, params_, columns_, measure_, derive_, report_)                            \
+	const struct gp_exp_impl name##_impl = {                                                   \
+		.params = params_,                                                                 \
+		.nparams = GP_ARRAY_SIZE(params_),                                                 \
+		.columns = columns_,                                                               \
+		.ncolumns = GP_ARRAY_SIZE(columns_),                                               \
+		.measure = measure_,                                                               \
+		.derive = derive_,                                                                 \
+		.report = report_,                                                                 \
+	}
+
 struct gp_experiment {
 	const char *name;    /* lat_ffma */
 	const char *id;      /* E002 */

@@ -283,15 +283,8 @@ static void lat_ffma_derive(struct gp_run *run, const struct gp_table *t)
 	lat_ffma_derive_one(run, t, "const", "ffma_const");
 }
 
-const struct gp_exp_impl lat_ffma_impl = {
-	.params = lat_ffma_params,
-	.nparams = GP_ARRAY_SIZE(lat_ffma_params),
-	.columns = lat_ffma_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_ffma_cols),
-	.measure = lat_ffma_measure,
-	.derive = lat_ffma_derive,
-	.report = lat_ffma_report,
-};
+GP_EXP_IMPL(lat_ffma, lat_ffma_params, lat_ffma_cols,
+	    lat_ffma_measure, lat_ffma_derive, lat_ffma_report);
 
 /* ---------------------------------------------------------------- E106 tput_fp32 */
 
@@ -433,15 +426,8 @@ static void tput_fp32_derive(struct gp_run *run, const struct gp_table *t)
 	}
 }
 
-const struct gp_exp_impl tput_fp32_impl = {
-	.params = tput_fp32_params,
-	.nparams = GP_ARRAY_SIZE(tput_fp32_params),
-	.columns = tput_fp32_cols,
-	.ncolumns = GP_ARRAY_SIZE(tput_fp32_cols),
-	.measure = tput_fp32_measure,
-	.derive = tput_fp32_derive,
-	.report = tput_fp32_report,
-};
+GP_EXP_IMPL(tput_fp32, tput_fp32_params, tput_fp32_cols,
+	    tput_fp32_measure, tput_fp32_derive, tput_fp32_report);
 
 /* ---------------------------------------------------------------- report sections */
 

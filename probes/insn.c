@@ -413,15 +413,8 @@ static void lat_insn_derive(struct gp_run *run, const struct gp_table *t)
 
 static void lat_insn_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl lat_insn_impl = {
-	.params = lat_insn_params,
-	.nparams = GP_ARRAY_SIZE(lat_insn_params),
-	.columns = lat_insn_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_insn_cols),
-	.measure = lat_insn_measure,
-	.derive = lat_insn_derive,
-	.report = lat_insn_report,
-};
+GP_EXP_IMPL(lat_insn, lat_insn_params, lat_insn_cols,
+	    lat_insn_measure, lat_insn_derive, lat_insn_report);
 
 /* ---------------------------------------------------------------- E106 tput_insn */
 
@@ -573,15 +566,8 @@ static void tput_insn_derive(struct gp_run *run, const struct gp_table *t)
 
 static void tput_insn_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl tput_insn_impl = {
-	.params = tput_insn_params,
-	.nparams = GP_ARRAY_SIZE(tput_insn_params),
-	.columns = tput_insn_cols,
-	.ncolumns = GP_ARRAY_SIZE(tput_insn_cols),
-	.measure = tput_insn_measure,
-	.derive = tput_insn_derive,
-	.report = tput_insn_report,
-};
+GP_EXP_IMPL(tput_insn, tput_insn_params, tput_insn_cols,
+	    tput_insn_measure, tput_insn_derive, tput_insn_report);
 
 /* ---------------------------------------------------------------- E010 tput_lds_ffma */
 
@@ -720,15 +706,7 @@ static void mix_derive(struct gp_run *run, const struct gp_table *t)
 
 static void mix_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl tput_lds_ffma_impl = {
-	.params = mix_params,
-	.nparams = GP_ARRAY_SIZE(mix_params),
-	.columns = mix_cols,
-	.ncolumns = GP_ARRAY_SIZE(mix_cols),
-	.measure = mix_measure,
-	.derive = mix_derive,
-	.report = mix_report,
-};
+GP_EXP_IMPL(tput_lds_ffma, mix_params, mix_cols, mix_measure, mix_derive, mix_report);
 
 /* ---------------------------------------------------------------- E004 style tput_occupancy */
 
@@ -965,15 +943,7 @@ static void occ_derive(struct gp_run *run, const struct gp_table *t)
 
 static void occ_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl tput_occupancy_impl = {
-	.params = occ_params,
-	.nparams = GP_ARRAY_SIZE(occ_params),
-	.columns = occ_cols,
-	.ncolumns = GP_ARRAY_SIZE(occ_cols),
-	.measure = occ_measure,
-	.derive = occ_derive,
-	.report = occ_report,
-};
+GP_EXP_IMPL(tput_occupancy, occ_params, occ_cols, occ_measure, occ_derive, occ_report);
 
 /* ---------------------------------------------------------------- report sections */
 

@@ -394,25 +394,10 @@ done:
 static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl lat_mem_impl = {
-	.params = lat_mem_params,
-	.nparams = GP_ARRAY_SIZE(lat_mem_params),
-	.columns = lat_mem_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_mem_cols),
-	.measure = lat_mem_measure,
-	.derive = lat_mem_derive,
-	.report = lat_mem_report,
-};
+GP_EXP_IMPL(lat_mem, lat_mem_params, lat_mem_cols, lat_mem_measure, lat_mem_derive, lat_mem_report);
 
-const struct gp_exp_impl lat_mem_tlb_impl = {
-	.params = lat_mem_tlb_params,
-	.nparams = GP_ARRAY_SIZE(lat_mem_tlb_params),
-	.columns = lat_mem_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_mem_cols),
-	.measure = lat_mem_tlb_measure,
-	.derive = lat_mem_tlb_derive,
-	.report = lat_mem_tlb_report,
-};
+GP_EXP_IMPL(lat_mem_tlb, lat_mem_tlb_params, lat_mem_cols,
+	    lat_mem_tlb_measure, lat_mem_tlb_derive, lat_mem_tlb_report);
 
 /* ------------------------------------------------------------------ E003 lat_mem_dist */
 
@@ -542,14 +527,8 @@ done:
 
 static void lat_mem_dist_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl lat_mem_dist_impl = {
-	.params = lat_mem_dist_params,
-	.nparams = GP_ARRAY_SIZE(lat_mem_dist_params),
-	.columns = lat_mem_dist_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_mem_dist_cols),
-	.measure = lat_mem_dist_measure,
-	.report = lat_mem_dist_report,
-};
+GP_EXP_IMPL(lat_mem_dist, lat_mem_dist_params, lat_mem_dist_cols,
+	    lat_mem_dist_measure, NULL, lat_mem_dist_report);
 
 /* ------------------------------------------------------------------ bandwidth helpers */
 
@@ -720,15 +699,8 @@ static void bw_global_derive(struct gp_run *run, const struct gp_table *t)
 
 static void bw_global_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl bw_global_impl = {
-	.params = bw_global_params,
-	.nparams = GP_ARRAY_SIZE(bw_global_params),
-	.columns = bw_global_cols,
-	.ncolumns = GP_ARRAY_SIZE(bw_global_cols),
-	.measure = bw_global_measure,
-	.derive = bw_global_derive,
-	.report = bw_global_report,
-};
+GP_EXP_IMPL(bw_global, bw_global_params, bw_global_cols,
+	    bw_global_measure, bw_global_derive, bw_global_report);
 
 /* ------------------------------------------------------------------ E016 bw_coalesce, bw_padding */
 
@@ -848,14 +820,8 @@ error:
 
 static void bw_coalesce_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl bw_coalesce_impl = {
-	.params = bw_coalesce_params,
-	.nparams = GP_ARRAY_SIZE(bw_coalesce_params),
-	.columns = bw_coalesce_cols,
-	.ncolumns = GP_ARRAY_SIZE(bw_coalesce_cols),
-	.measure = bw_coalesce_measure,
-	.report = bw_coalesce_report,
-};
+GP_EXP_IMPL(bw_coalesce, bw_coalesce_params, bw_coalesce_cols,
+	    bw_coalesce_measure, NULL, bw_coalesce_report);
 
 static const struct gp_param bw_padding_params[] = {
 	{ "rows", GP_PARAM_INT, 128, 1L << 20, NULL, "4096", "matrix rows (multiple of 128)" },
@@ -947,14 +913,8 @@ error:
 
 static void bw_padding_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl bw_padding_impl = {
-	.params = bw_padding_params,
-	.nparams = GP_ARRAY_SIZE(bw_padding_params),
-	.columns = bw_padding_cols,
-	.ncolumns = GP_ARRAY_SIZE(bw_padding_cols),
-	.measure = bw_padding_measure,
-	.report = bw_padding_report,
-};
+GP_EXP_IMPL(bw_padding, bw_padding_params, bw_padding_cols,
+	    bw_padding_measure, NULL, bw_padding_report);
 
 /* ------------------------------------------------------------------ bw_hbm */
 
@@ -1159,15 +1119,7 @@ static void bw_hbm_derive(struct gp_run *run, const struct gp_table *t)
 
 static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl bw_hbm_impl = {
-	.params = bw_hbm_params,
-	.nparams = GP_ARRAY_SIZE(bw_hbm_params),
-	.columns = bw_hbm_cols,
-	.ncolumns = GP_ARRAY_SIZE(bw_hbm_cols),
-	.measure = bw_hbm_measure,
-	.derive = bw_hbm_derive,
-	.report = bw_hbm_report,
-};
+GP_EXP_IMPL(bw_hbm, bw_hbm_params, bw_hbm_cols, bw_hbm_measure, bw_hbm_derive, bw_hbm_report);
 
 /* ------------------------------------------------------------------ report sections */
 

@@ -250,15 +250,8 @@ static void stall_ffma_derive(struct gp_run *run, const struct gp_table *t)
 
 static void stall_ffma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl stall_ffma_impl = {
-	.params = stall_ffma_params,
-	.nparams = GP_ARRAY_SIZE(stall_ffma_params),
-	.columns = stall_ffma_cols,
-	.ncolumns = GP_ARRAY_SIZE(stall_ffma_cols),
-	.measure = stall_ffma_measure,
-	.derive = stall_ffma_derive,
-	.report = stall_ffma_report,
-};
+GP_EXP_IMPL(stall_ffma, stall_ffma_params, stall_ffma_cols,
+	    stall_ffma_measure, stall_ffma_derive, stall_ffma_report);
 
 /* ---------------------------------------------------------------- E105 stall_wait */
 
@@ -377,14 +370,8 @@ row:
 
 static void stall_wait_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl stall_wait_impl = {
-	.params = stall_wait_params,
-	.nparams = GP_ARRAY_SIZE(stall_wait_params),
-	.columns = stall_wait_cols,
-	.ncolumns = GP_ARRAY_SIZE(stall_wait_cols),
-	.measure = stall_wait_measure,
-	.report = stall_wait_report,
-};
+GP_EXP_IMPL(stall_wait, stall_wait_params, stall_wait_cols,
+	    stall_wait_measure, NULL, stall_wait_report);
 
 /* ---------------------------------------------------------------- register-bank streams */
 
@@ -626,15 +613,8 @@ static void regbank_ffma_derive(struct gp_run *run, const struct gp_table *t)
 
 static void regbank_ffma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl regbank_ffma_impl = {
-	.params = regbank_ffma_params,
-	.nparams = GP_ARRAY_SIZE(regbank_ffma_params),
-	.columns = regbank_cols,
-	.ncolumns = GP_ARRAY_SIZE(regbank_cols),
-	.measure = regbank_ffma_measure,
-	.derive = regbank_ffma_derive,
-	.report = regbank_ffma_report,
-};
+GP_EXP_IMPL(regbank_ffma, regbank_ffma_params, regbank_cols,
+	    regbank_ffma_measure, regbank_ffma_derive, regbank_ffma_report);
 
 /* ---------------------------------------------------------------- E104 regbank_map */
 
@@ -714,15 +694,8 @@ static void regbank_map_derive(struct gp_run *run, const struct gp_table *t)
 
 static void regbank_map_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl regbank_map_impl = {
-	.params = regbank_map_params,
-	.nparams = GP_ARRAY_SIZE(regbank_map_params),
-	.columns = regbank_map_cols,
-	.ncolumns = GP_ARRAY_SIZE(regbank_map_cols),
-	.measure = regbank_map_measure,
-	.derive = regbank_map_derive,
-	.report = regbank_map_report,
-};
+GP_EXP_IMPL(regbank_map, regbank_map_params, regbank_map_cols,
+	    regbank_map_measure, regbank_map_derive, regbank_map_report);
 
 /* ---------------------------------------------------------------- regbank_reuse */
 
@@ -821,15 +794,8 @@ static void regbank_reuse_derive(struct gp_run *run, const struct gp_table *t)
 
 static void regbank_reuse_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-const struct gp_exp_impl regbank_reuse_impl = {
-	.params = regbank_reuse_params,
-	.nparams = GP_ARRAY_SIZE(regbank_reuse_params),
-	.columns = regbank_reuse_cols,
-	.ncolumns = GP_ARRAY_SIZE(regbank_reuse_cols),
-	.measure = regbank_reuse_measure,
-	.derive = regbank_reuse_derive,
-	.report = regbank_reuse_report,
-};
+GP_EXP_IMPL(regbank_reuse, regbank_reuse_params, regbank_reuse_cols,
+	    regbank_reuse_measure, regbank_reuse_derive, regbank_reuse_report);
 
 /* ---------------------------------------------------------------- report sections */
 

@@ -46,10 +46,4 @@ done:
 	return rc;
 }
 
-const struct gp_exp_impl selftest_fault_impl = {
-	.params = selftest_params,
-	.nparams = GP_ARRAY_SIZE(selftest_params),
-	.columns = selftest_cols,
-	.ncolumns = GP_ARRAY_SIZE(selftest_cols),
-	.measure = selftest_measure,
-};
+GP_EXP_IMPL(selftest_fault, selftest_params, selftest_cols, selftest_measure, NULL, NULL);

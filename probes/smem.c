@@ -217,25 +217,11 @@ static void lat_const_report(FILE *md, const struct gp_table *t, const struct gp
 	onchip_report(md, t, "Constant cache (ld.const, register address)");
 }
 
-const struct gp_exp_impl lat_smem_impl = {
-	.params = lat_smem_params,
-	.nparams = GP_ARRAY_SIZE(lat_smem_params),
-	.columns = lat_onchip_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_onchip_cols),
-	.measure = lat_smem_measure,
-	.derive = lat_smem_derive,
-	.report = lat_smem_report,
-};
+GP_EXP_IMPL(lat_smem, lat_smem_params, lat_onchip_cols,
+	    lat_smem_measure, lat_smem_derive, lat_smem_report);
 
-const struct gp_exp_impl lat_const_impl = {
-	.params = lat_const_params,
-	.nparams = GP_ARRAY_SIZE(lat_const_params),
-	.columns = lat_onchip_cols,
-	.ncolumns = GP_ARRAY_SIZE(lat_onchip_cols),
-	.measure = lat_const_measure,
-	.derive = lat_const_derive,
-	.report = lat_const_report,
-};
+GP_EXP_IMPL(lat_const, lat_const_params, lat_onchip_cols,
+	    lat_const_measure, lat_const_derive, lat_const_report);
 
 /* ------------------------------------------------------------------ E107 bw_smem */
 
@@ -394,15 +380,7 @@ static void bw_smem_report(FILE *md, const struct gp_table *t, const struct gp_t
 	fputc('\n', md);
 }
 
-const struct gp_exp_impl bw_smem_impl = {
-	.params = bw_smem_params,
-	.nparams = GP_ARRAY_SIZE(bw_smem_params),
-	.columns = bw_smem_cols,
-	.ncolumns = GP_ARRAY_SIZE(bw_smem_cols),
-	.measure = bw_smem_measure,
-	.derive = bw_smem_derive,
-	.report = bw_smem_report,
-};
+GP_EXP_IMPL(bw_smem, bw_smem_params, bw_smem_cols, bw_smem_measure, bw_smem_derive, bw_smem_report);
 
 /* ------------------------------------------------------------------ bank_smem */
 
@@ -538,11 +516,4 @@ static void bank_smem_report(FILE *md, const struct gp_table *t, const struct gp
 	fputc('\n', md);
 }
 
-const struct gp_exp_impl bank_smem_impl = {
-	.params = bank_smem_params,
-	.nparams = GP_ARRAY_SIZE(bank_smem_params),
-	.columns = bank_smem_cols,
-	.ncolumns = GP_ARRAY_SIZE(bank_smem_cols),
-	.measure = bank_smem_measure,
-	.report = bank_smem_report,
-};
+GP_EXP_IMPL(bank_smem, bank_smem_params, bank_smem_cols, bank_smem_measure, NULL, bank_smem_report);
