@@ -135,6 +135,23 @@ static int recv_msg(int fd, struct msg *m, double deadline, volatile sig_atomic_
 	return 0;
 }
 
+/* A pipe and a child: the child's pid in the parent, 0 in the child, -1 (nothing left open) on
+ * failure. stdio is flushed first so no buffered output is written twice. */
+static pid_t spawn(int fds[2])
+{
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+	}
+	return pid;
+}
+
 /* ---------------------------------------------------------------- describe */
 
 /* The device's attributes as raw bytes, for derivations in the parent (no CUDA handles: the
@@ -153,15 +170,8 @@ int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, ch
 	struct msg m;
 	pid_t pid;
 
-	if (pipe(fds))
+	if ((pid = spawn(fds)) < 0)
 		return GP_EFAIL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return GP_EFAIL;
-	}
 	if (pid == 0) {
 		struct gp_device dev;
 		struct gp_kv d[48];
@@ -352,15 +362,8 @@ int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struc
 		char why[768];
 		pid_t pid;
 
-		if (pipe(fds))
+		if ((pid = spawn(fds)) < 0)
 			return GP_EFAIL;
-		fflush(NULL);
-		pid = fork();
-		if (pid < 0) {
-			close(fds[0]);
-			close(fds[1]);
-			return GP_EFAIL;
-		}
 		if (pid == 0) {
 			close(fds[0]);
 			child_sweep(iso, sw, next, fds[1]);
