@@ -9,6 +9,7 @@
 # encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over the quick suite,
 # SANITIZE_LIMIT_S seconds per run, default 60) last.
+# FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it).
 # Usage: scripts/gpu-session.sh [SUITE...]
 set -u
 OUT=${OUT:-out}
@@ -19,6 +20,9 @@ exec > >(tee "$OUT/session.log") 2>&1
 
 stamp() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 smi() { nvidia-smi --query-gpu=name,pstate,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv,noheader 2>/dev/null || echo "nvidia-smi unavailable"; }
+# Archive the measured runs after every suite: a command stopped at its time limit must not take
+# the results with it.
+archive() { tar czf "$OUT/results.tgz" -C results/_session --exclude=./sass --exclude=./solver --exclude=./sanitize . && echo "== results archived"; }
 timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); python3 -c "print('TIME %.1f s rc=$rc: ' % ($t1 - $t0) + '''$*''')"; return $rc; }
 
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
@@ -36,14 +40,14 @@ fi
 rm -rf results/_session && mkdir -p results/_session
 [ -n "${SKIP_QUICK:-}" ] || timed make quick SM="$SM" DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after quick: $(smi)"
+archive
 [ -n "${SKIP_DEFAULT:-}" ] || timed make run SM="$SM" DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after default: $(smi)"
+archive
 for s in "$@"; do
-	timed bin/gpuprobe run --suite "$s" --out results/_session
+	timed bin/gpuprobe run --suite "$s" --out results/_session ${FILTER:+--filter "$FILTER"}
+	archive
 done
-# Archive the measured runs now: the optional steps below may run long, and a command stopped at
-# its limit must not take the results with it.
-tar czf "$OUT/results.tgz" -C results/_session . && echo "== results archived"
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
 if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
