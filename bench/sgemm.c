@@ -41,7 +41,6 @@ struct sg_case {
 };
 
 static struct sg_case cs_cache;
-static CUevent ev0, ev1;
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -119,49 +118,11 @@ static double check_reference(const struct sg_case *c)
 /* Time `launch` in batches: warm-up, then reps batches of `batch` calls between two events. */
 struct sg_job;
 static int job_launch(const struct sg_job *j);
-
-static int time_batches(const struct sg_job *j, int warmup, int reps, int *batch, struct gp_stats *st)
+static int job_launch_cb(void *j)
 {
-	double *ms = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ms);
-	float one;
-	int rc = GP_ECUDA;
-
-	if (!ms)
-		return GP_EFAIL;
-	if (!ev0) {
-		GP_CU(cuEventCreate(&ev0, CU_EVENT_DEFAULT));
-		GP_CU(cuEventCreate(&ev1, CU_EVENT_DEFAULT));
-	}
-	/* One call, timed, sizes the batch. */
-	GP_CU(cuEventRecord(ev0, NULL));
-	if ((rc = job_launch(j)))
-		goto out;
-	GP_CU(cuEventRecord(ev1, NULL));
-	GP_CU(cuEventSynchronize(ev1));
-	GP_CU(cuEventElapsedTime(&one, ev0, ev1));
-	*batch = one > 0 ? (int)ceil(BATCH_MS / one) : MAX_BATCH;
-	*batch = *batch < 1 ? 1 : *batch > MAX_BATCH ? MAX_BATCH : *batch;
-	for (int r = -warmup; r < reps; r++) {
-		float t;
-		GP_CU(cuEventRecord(ev0, NULL));
-		for (int b = 0; b < *batch; b++)
-			if ((rc = job_launch(j)))
-				goto out;
-		GP_CU(cuEventRecord(ev1, NULL));
-		GP_CU(cuEventSynchronize(ev1));
-		GP_CU(cuEventElapsedTime(&t, ev0, ev1));
-		if (r >= 0)
-			ms[r] = t / *batch;
-	}
-	GP_CU(cuCtxSynchronize());
-	rc = gp_stats(ms, (size_t)reps, st) ? GP_EFAIL : 0;
-	goto out;
-error:
-	rc = GP_ECUDA;
-out:
-	free(ms);
-	return rc;
+	return job_launch(j);
 }
+
 
 struct sg_job {
 	const struct sg_variant *v;
@@ -231,7 +192,8 @@ static int case_get(struct gp_run *run, int m, int n, int k, int lda, int ldb, i
 	    (rc = gp_download(c->hR, c->R, nc * elem)))
 		goto fail;
 	c->ref_err = check_reference(c);
-	if ((rc = time_batches(&j, run->warmup, run->reps, &c->blas_batch, &c->blas)))
+	if ((rc = gp_time_batches(job_launch_cb, &j, run->warmup, run->reps, BATCH_MS, MAX_BATCH,
+					  &c->blas_batch, &c->blas)))
 		goto fail;
 	c->ready = 1;
 	*out = c;
@@ -466,7 +428,8 @@ static int measure_spec(struct gp_run *run, struct gp_table *t, const struct sg_
 	if (v->kind == SG_K_CUBLAS) {
 		r.t = c->blas;
 		r.batch = c->blas_batch;
-	} else if ((rc = time_batches(&j, run->warmup, run->reps, &r.batch, &r.t))) {
+	} else if ((rc = gp_time_batches(job_launch_cb, &j, run->warmup, run->reps, BATCH_MS, MAX_BATCH,
+					  &r.batch, &r.t))) {
 		goto done;
 	}
 	r.clock = measure_clock(run);

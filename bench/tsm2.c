@@ -38,51 +38,8 @@ struct tsm2_env {
 	double clock_mhz, stream_gbps, lat_clk, datasheet_gbps;
 };
 static struct tsm2_env env;
-static CUevent ev0, ev1;
 
-typedef int (*launch_fn)(void *ctx);
 
-/* reps batches of `batch` launches between two events, after warmup batches. */
-static int time_batches(launch_fn f, void *ctx, int warmup, int reps, int *batch, struct gp_stats *st)
-{
-	double *ms = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ms);
-	float one;
-	int rc = GP_ECUDA;
-
-	if (!ms)
-		return GP_EFAIL;
-	if (!ev0) {
-		GP_CU(cuEventCreate(&ev0, CU_EVENT_DEFAULT));
-		GP_CU(cuEventCreate(&ev1, CU_EVENT_DEFAULT));
-	}
-	GP_CU(cuEventRecord(ev0, NULL));
-	if ((rc = f(ctx)))
-		goto out;
-	GP_CU(cuEventRecord(ev1, NULL));
-	GP_CU(cuEventSynchronize(ev1));
-	GP_CU(cuEventElapsedTime(&one, ev0, ev1));
-	*batch = one > 0 ? (int)ceil(BATCH_MS / one) : MAX_BATCH;
-	*batch = *batch < 1 ? 1 : *batch > MAX_BATCH ? MAX_BATCH : *batch;
-	for (int r = -warmup; r < reps; r++) {
-		float t;
-		GP_CU(cuEventRecord(ev0, NULL));
-		for (int b = 0; b < *batch; b++)
-			if ((rc = f(ctx)))
-				goto out;
-		GP_CU(cuEventRecord(ev1, NULL));
-		GP_CU(cuEventSynchronize(ev1));
-		GP_CU(cuEventElapsedTime(&t, ev0, ev1));
-		if (r >= 0)
-			ms[r] = t / *batch;
-	}
-	rc = gp_stats(ms, (size_t)reps, st) ? GP_EFAIL : 0;
-	goto out;
-error:
-	rc = GP_ECUDA;
-out:
-	free(ms);
-	return rc;
-}
 
 struct stream_ctx {
 	CUfunction fn;
@@ -137,7 +94,8 @@ static int env_get(struct gp_run *run)
 		goto out;
 	gp_cu.cuMemsetD8(s.buf, 0, STREAM_BYTES);
 	s.grid = (unsigned)run->dev->sms * 4;
-	if ((rc = time_batches(stream_launch, &s, 1, run->reps > 3 ? run->reps : 3, &batch, &st)))
+	if ((rc = gp_time_batches(stream_launch, &s, 1, run->reps > 3 ? run->reps : 3, BATCH_MS, MAX_BATCH,
+					  &batch, &st)))
 		goto out;
 	env.stream_gbps = tsm2_gbps((double)STREAM_BYTES, st.median);
 	{
@@ -294,7 +252,8 @@ static int tcase_get(struct gp_run *run, int m, int k, int n, int elem, struct t
 	    (rc = gp_download(c->hR, c->R, nc * elem)))
 		goto fail;
 	c->ref_err = check_reference(c);
-	if ((rc = time_batches(blas_launch, c, run->warmup, run->reps, &c->blas_batch, &c->blas)))
+	if ((rc = gp_time_batches(blas_launch, c, run->warmup, run->reps, BATCH_MS, MAX_BATCH,
+					  &c->blas_batch, &c->blas)))
 		goto fail;
 	c->ready = 1;
 	*out = c;
@@ -511,7 +470,8 @@ static int measure_spec(struct gp_run *run, struct gp_table *t, const struct spe
 	if (s->kind == TSM2_CUBLAS) {
 		r.t = j.c->blas;
 		r.batch = j.c->blas_batch;
-	} else if ((rc = time_batches(job_launch, &j, run->warmup, run->reps, &r.batch, &r.t))) {
+	} else if ((rc = gp_time_batches(job_launch, &j, run->warmup, run->reps, BATCH_MS, MAX_BATCH,
+					  &r.batch, &r.t))) {
 		goto fail;
 	}
 	{

@@ -3,6 +3,8 @@
 #include "device.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int attr(const struct gp_device *d, CUdevice_attribute a)
@@ -209,6 +211,52 @@ error:
 		gp_cu.cuEventDestroy(e0);
 	if (e1)
 		gp_cu.cuEventDestroy(e1);
+	return rc;
+}
+
+int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
+		    int max_batch, int *batch, struct gp_stats *st)
+{
+	double *ms = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ms);
+	CUevent e0 = NULL, e1 = NULL;
+	float one;
+	int rc = GP_EFAIL;
+
+	if (!ms || reps < 1)
+		goto out;
+	GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+	GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+	GP_CU(cuEventRecord(e0, NULL));
+	if ((rc = launch(ctx)))
+		goto out;
+	GP_CU(cuEventRecord(e1, NULL));
+	GP_CU(cuEventSynchronize(e1));
+	GP_CU(cuEventElapsedTime(&one, e0, e1));
+	*batch = one > 0 ? (int)ceil(batch_ms / one) : max_batch;
+	*batch = *batch < 1 ? 1 : *batch > max_batch ? max_batch : *batch;
+	for (int r = -warmup; r < reps; r++) {
+		float t;
+		GP_CU(cuEventRecord(e0, NULL));
+		for (int b = 0; b < *batch; b++)
+			if ((rc = launch(ctx)))
+				goto out;
+		GP_CU(cuEventRecord(e1, NULL));
+		GP_CU(cuEventSynchronize(e1));
+		GP_CU(cuEventElapsedTime(&t, e0, e1));
+		if (r >= 0)
+			ms[r] = t / *batch;
+	}
+	GP_CU(cuCtxSynchronize());
+	rc = gp_stats(ms, (size_t)reps, st) ? GP_EFAIL : 0;
+	goto out;
+error:
+	rc = GP_ECUDA;
+out:
+	if (e0)
+		gp_cu.cuEventDestroy(e0);
+	if (e1)
+		gp_cu.cuEventDestroy(e1);
+	free(ms);
 	return rc;
 }
 

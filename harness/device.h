@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cu.h"
+#include "stats.h"
 
 #define GP_MAX_MODULES 32
 
@@ -53,6 +54,13 @@ int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfuncti
 
 /* Launch and wait; with ms != NULL, time it with events. 0 or GP_ECUDA. */
 int gp_launch(CUfunction fn, unsigned grid, unsigned block, unsigned smem, void **args, float *ms);
+
+/* Time launch(ctx), which enqueues one unit of work: one timed call sizes a batch lasting about
+ * batch_ms (1 to max_batch launches, so short kernels are not dominated by event resolution and
+ * launch gaps); after `warmup` untimed batches, `reps` batches between two events. st gets the
+ * statistics of the per-launch time in ms. 0, GP_ECUDA, GP_EFAIL, or launch()'s own error. */
+int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
+		    int max_batch, int *batch, struct gp_stats *st);
 
 /* Device buffer helpers. */
 int gp_alloc(CUdeviceptr *p, size_t bytes);
