@@ -25,49 +25,19 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "cli_test.h"
 #include "version.h"
 #include "experiment.h"
 
 /* ---------------------------------------------------------------- helpers */
 
-struct result {
-	int status; /* exit status, or 128 + signal */
-	char *out, *err;
-};
 
 static int no_gpu;
 static char no_gpu_why[256];
 
-static const char *binary(void)
-{
-	const char *b = getenv("GPUPROBE");
 
-	return b && *b ? b : "bin/gpuprobe";
-}
 
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
 
-/* Each test gets a fresh temporary directory as its state, removed even when the test fails. */
-static int tmp_setup(void **state)
-{
-	char tmpl[] = "/tmp/gp_test_cli.XXXXXX";
-	char *d = mkdtemp(tmpl);
-
-	if (!d)
-		return -1;
-	*state = gp_strdup(d);
-	return *state ? 0 : -1;
-}
-
-static int tmp_teardown(void **state)
-{
-	nftw(*state, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(*state);
-	return 0;
-}
 
 static int group_setup(void **state)
 {
@@ -139,89 +109,12 @@ static struct result run_env(const char *dir, const char *const *env, const char
 
 #define RUN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
-static void result_free(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-}
 
-static void show(const struct result *r)
-{
-	print_error("exit %d\n--- stdout:\n%s--- stderr:\n%s---\n", r->status, r->out, r->err);
-}
 
-/* Exit status code and exactly one diagnostic line "gpuprobe: ...", holding want if given. */
-static void one_line_error(const struct result *r, int code, const char *want)
-{
-	const char *nl = strchr(r->err, '\n');
 
-	if (r->status != code || strncmp(r->err, "gpuprobe: ", 10) || !nl || nl[1] ||
-	    (want && !strstr(r->err, want))) {
-		show(r);
-		fail_msg("expected exit %d and exactly one line 'gpuprobe: ...'%s%s on stderr", code,
-			 want ? " naming " : "", want ? want : "");
-	}
-}
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
 
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
 
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0;
-}
-
-/* Every path under dir with its type and content, in sorted order, as one string. */
-static void snapshot_into(FILE *f, const char *dir)
-{
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-
-	assert_true(n >= 0);
-	for (int i = 0; i < n; i++) {
-		char p[PATH_MAX];
-		struct stat st;
-
-		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
-			snprintf(p, sizeof p, "%s/%s", dir, ents[i]->d_name);
-			assert_int_equal(lstat(p, &st), 0);
-			if (S_ISDIR(st.st_mode)) {
-				fprintf(f, "D %s\n", p);
-				snapshot_into(f, p);
-			} else {
-				size_t len;
-				char *c = gp_read_file(p, &len);
-				assert_non_null(c);
-				fprintf(f, "F %s %zu\n", p, len);
-				fwrite(c, 1, len, f);
-				fputc('\n', f);
-				free(c);
-			}
-		}
-		free(ents[i]);
-	}
-	free(ents);
-}
-
-static char *snapshot(const char *dir)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	snapshot_into(f, dir);
-	fclose(f);
-	return buf;
-}
 
 /* ---------------------------------------------------------------- version, help, list */
 
