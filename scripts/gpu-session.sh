@@ -10,6 +10,9 @@
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over the quick suite,
 # SANITIZE_LIMIT_S seconds per run, default 60) last.
 # FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it).
+# NCU="SUITE=REGEX ..." profiles, per suite, the kernels whose names match REGEX with Nsight
+# Compute (clock control off: the card's clocks are never touched; NCU_COUNT launches each,
+# default 3) and keeps the report text under ncu/.
 # Usage: scripts/gpu-session.sh [SUITE...]
 set -u
 OUT=${OUT:-out}
@@ -22,7 +25,7 @@ stamp() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 smi() { nvidia-smi --query-gpu=name,pstate,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv,noheader 2>/dev/null || echo "nvidia-smi unavailable"; }
 # Archive the measured runs after every suite: a command stopped at its time limit must not take
 # the results with it.
-archive() { tar czf "$OUT/results.tgz" -C results/_session --exclude=./sass --exclude=./solver --exclude=./sanitize . && echo "== results archived"; }
+archive() { tar czf "$OUT/results.tgz" -C results/_session --exclude=./sass --exclude=./solver --exclude=./sanitize --exclude=./ncu . && echo "== results archived"; }
 timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); python3 -c "print('TIME %.1f s rc=$rc: ' % ($t1 - $t0) + '''$*''')"; return $rc; }
 
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
@@ -49,6 +52,19 @@ for s in "$@"; do
 	archive
 done
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
+if [ -n "${NCU:-}" ]; then
+	mkdir -p results/_session/ncu
+	for job in $NCU; do
+		suite=${job%%=*} re=${job#*=} name=$(basename "${job%%=*}" .csv)
+		timed ncu --clock-control none --target-processes all -c "${NCU_COUNT:-3}" -k "regex:$re" \
+			--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats \
+			--section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+			--section InstructionStats \
+			bin/gpuprobe -q run --suite "$suite" --out results/_session/ncu/runs --reps 1 --warmup 0 \
+			--no-isolate >"results/_session/ncu/$name.txt" 2>&1
+	done
+	rm -rf results/_session/ncu/runs
+fi
 if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
 	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
@@ -63,6 +79,6 @@ if [ -n "${SANITIZE:-}" ]; then
 	rm -rf results/_session/sanitize/results
 fi
 echo "== $(stamp) done"
-extras=$(cd results/_session && ls -d sass solver sanitize 2>/dev/null)
+extras=$(cd results/_session && ls -d sass solver sanitize ncu 2>/dev/null)
 [ -z "$extras" ] || tar czf "$OUT/extra.tgz" -C results/_session $extras
 ls -la "$OUT"
