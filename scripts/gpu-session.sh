@@ -54,8 +54,10 @@ done
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
 if [ -n "${NCU:-}" ]; then
 	mkdir -p results/_session/ncu
+	i=0
 	for job in $NCU; do
-		suite=${job%%=*} re=${job#*=} name=$(basename "${job%%=*}" .csv)
+		i=$((i + 1))
+		suite=${job%%=*} re=${job#*=} name=$i-$(basename "${job%%=*}" .csv)
 		timed ncu --clock-control none --target-processes all -c "${NCU_COUNT:-3}" -k "regex:$re" \
 			--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats \
 			--section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
