@@ -397,13 +397,13 @@ static int prepare(struct gp_run *run, struct job *j, struct result *r, char *st
 	char name[64];
 	int maxt = 0, v = 0;
 
+	if (s->kind == TSM2_CUBLAS) {
+		j->block = j->grid = j->smem = 0;
+		return 0;
+	}
 	j->block = (unsigned)s->t1;
 	j->grid = (unsigned)tsm2_blocks(s->m, s->t1, s->kind == TSM2_L1 || s->kind == TSM2_L2 ? s->tcf : 1);
 	j->smem = (unsigned)tsm2_smem_bytes(s->kind, s->t1, s->t2, s->elem);
-	if (s->kind == TSM2_CUBLAS) {
-		j->block = j->grid = 0;
-		return 0;
-	}
 	if (tsm2_kernel_name(s->kind, s->elem, s->t2, s->t3, name, sizeof name) ||
 	    gp_kernel(run->dev, gp_image_bench_tsm2, name, &j->fn))
 		return GP_ECUDA;

@@ -32,9 +32,12 @@ TSM2_HD int tsm2_load_row(int row, int m)
 	return row < m ? row : m - 1;
 }
 
-/* Blocks of a TSM2R launch (one row per thread) and of a TSM2L launch (m / tcf threads). */
+/* Blocks of a TSM2R launch (one row per thread) and of a TSM2L launch (m / tcf threads); 0 for
+ * no block size (cuBLAS rows carry t1 = 0: the first H100 run divided by it). */
 TSM2_HD int tsm2_blocks(int m, int t1, int tcf)
 {
+	if (t1 < 1)
+		return 0;
 	const long rows_per_block = (long)t1 * (tcf > 0 ? tcf : 1);
 	const long b = ((long)m + rows_per_block - 1) / rows_per_block;
 	return b < 1 ? 1 : (int)b;

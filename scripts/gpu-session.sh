@@ -9,7 +9,9 @@
 # encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over the quick suite,
 # SANITIZE_LIMIT_S seconds per run, default 60) last.
-# FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it).
+# FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it);
+# SUITE_LIMIT_S stops each extra suite with SIGINT (a clean, incomplete run) after that many seconds.
+# GPU_TESTS="build/tests/test_gpu_x ..." runs only those test programs.
 # NCU="SUITE=REGEX ..." profiles, per suite, the kernels whose names match REGEX with Nsight
 # Compute (clock control off: the card's clocks are never touched; NCU_COUNT launches each,
 # default 3) and keeps the report text under ncu/.
@@ -34,7 +36,7 @@ echo "== GPU before: $(smi)"
 timed make -j16 SM="$SM" DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 bin/gpuprobe info
 if [ -z "${SKIP_TESTS:-}" ]; then
-	for t in build/tests/test_gpu build/tests/test_gpu_* build/tests/test_reliability; do
+	for t in ${GPU_TESTS:-build/tests/test_gpu build/tests/test_gpu_* build/tests/test_reliability}; do
 		case $t in *.d) continue ;; esac
 		timed timeout "${GPU_TEST_LIMIT:-240}" env CMOCKA_MESSAGE_OUTPUT=stdout "$t" 2>&1 |
 			grep -vE '^\[ (RUN|      OK) '
@@ -48,7 +50,10 @@ archive
 echo "== GPU after default: $(smi)"
 archive
 for s in "$@"; do
-	timed bin/gpuprobe run --suite "$s" --out results/_session ${FILTER:+--filter "$FILTER"}
+	# SIGINT at the limit: the runner finishes the current file and marks the run incomplete, so
+	# what was measured is archived rather than lost with a killed command.
+	timed timeout -s INT "${SUITE_LIMIT_S:-3600}" bin/gpuprobe run --suite "$s" --out results/_session \
+		${FILTER:+--filter "$FILTER"}
 	archive
 done
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
@@ -71,9 +76,7 @@ if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
 	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
 		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin \
-		--max-seconds "${SOLVE_LIMIT_S:-120}"
-	nvdisasm -b SM90 results/_session/solver/flips_sm90.bin >results/_session/solver/flips_sm90.txt 2>&1 ||
-		echo "nvdisasm on the flips failed"
+		--save-listing results/_session/solver/flips_sm90.txt --max-seconds "${SOLVE_LIMIT_S:-120}"
 fi
 if [ -n "${SANITIZE:-}" ]; then
 	timed make sanitize SM="$SM" DEPS="$DEPS" SANITIZE_OUT=results/_session/sanitize \

@@ -116,10 +116,23 @@ static void test_tsm2_search(void **state)
 
 	NEED_GPU();
 	t = measure("tsm2_search", set, GP_ARRAY_SIZE(set));
-	check_rows(t);
+	/* The brute-force sweep may meet configurations the device cannot launch (t1 = 512 with a
+	 * kernel of 166 registers on the H100): those say n/a; everything that ran is right, and the
+	 * model's and the brute-force choices ran. */
 	for (size_t r = 0; r < t->nrows; r++) {
-		model += !strcmp(gp_table_get(t, r, "choice"), "model");
-		brute += !strcmp(gp_table_get(t, r, "choice"), "brute");
+		const char *c = gp_table_get(t, r, "choice"), *st = gp_table_get(t, r, "status");
+		const int pick = !strcmp(c, "model") || !strcmp(c, "brute");
+		double e = NAN, b = NAN;
+		model += !strcmp(c, "model");
+		brute += !strcmp(c, "brute");
+		if (!pick && !strncmp(st, "n/a: ", 5) && strstr(st, "threads per block"))
+			continue;
+		if (strcmp(st, "ok"))
+			fail_msg("%s t1 %s t2 %s t3 %s: %s", c, gp_table_get(t, r, "t1"), gp_table_get(t, r, "t2"),
+				 gp_table_get(t, r, "t3"), st);
+		assert_int_equal(gp_table_get_double(t, r, "rel_err", &e), 0);
+		assert_int_equal(gp_table_get_double(t, r, "err_bound", &b), 0);
+		assert_true(e <= b);
 	}
 	assert_int_equal(model, 1);
 	assert_int_equal(brute, 1);

@@ -144,6 +144,7 @@ static void test_names_and_support(void **state)
 	assert_int_equal(tsm2_smem_bytes(TSM2_V1, 128, 16, 8), 0);
 	assert_int_equal(tsm2_blocks(10000, 128, 1), 79);
 	assert_int_equal(tsm2_blocks(10000, 128, 8), 10);
+	assert_int_equal(tsm2_blocks(10000, 0, 1), 0); /* cuBLAS rows: no block size, no division */
 	assert_float_equal(tsm2_gflops(20480, 20480, 16, 1.0), 2.0 * 20480 * 20480 * 16 / 1e-3 / 1e9, 1e-6);
 	assert_float_equal(tsm2_bytes(10, 20, 2, 8), (200 + 40 + 20) * 8, 1e-12);
 }

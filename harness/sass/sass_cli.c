@@ -28,7 +28,7 @@ struct sass_opts {
 static void usage(FILE *f)
 {
 	fputs("usage: gpuprobe sass dump FILE [--kernel K]\n"
-	      "       gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] [--max-seconds S]\n"
+	      "       gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] [--save-listing FILE] [--max-seconds S]\n"
 	      "                               [--nvdisasm PATH] [--max-samples N]\n"
 	      "       gpuprobe sass patch FILE --kernel K --index I --field NAME --value V [--force] -o OUT\n"
 	      "fields:", f);

@@ -426,7 +426,7 @@ int gp_solver_write_csv(FILE *f, int sm, const struct gp_field_row *rows, size_t
 /* ---------------------------------------------------------------- CLI */
 
 struct solve_opts {
-	const char *file, *kernel, *out, *listing, *emit, *nvdisasm;
+	const char *file, *kernel, *out, *listing, *emit, *nvdisasm, *save;
 	long max_samples, max_seconds;
 };
 
@@ -472,6 +472,21 @@ static int write_all(const char *path, const void *p, size_t n)
 	if (f && fclose(f))
 		ok = 0;
 	return ok ? 0 : -1;
+}
+
+/* The disassembly the map was derived from, as a listing --listing reads back (one line per
+ * variant that disassembled, at offset 16 x its index): a committed real nvdisasm output for the
+ * host tests, and evidence beside the map. */
+static int save_listing(const char *path, const char (*lines)[GP_SOLVE_TEXT], size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (lines[i][0])
+			fprintf(f, "        /*%04zx*/ %s ;\n", i * 16, lines[i]);
+	return fclose(f);
 }
 
 /* nvdisasm on raw words; the listing (malloc'd) or NULL when nvdisasm failed. */
@@ -655,6 +670,7 @@ static int solve_args(int argc, char **argv, struct solve_opts *o)
 				   : !strcmp(a, "-o") || !strcmp(a, "--out") ? &o->out
 				   : !strcmp(a, "--listing") ? &o->listing
 				   : !strcmp(a, "--emit") ? &o->emit
+				   : !strcmp(a, "--save-listing") ? &o->save
 				   : !strcmp(a, "--nvdisasm") ? &o->nvdisasm : NULL;
 		if (!strcmp(a, "--max-seconds")) {
 			if (i + 1 >= argc || gp_parse_long(argv[++i], 1, 86400, &o->max_seconds) < 0) {
@@ -688,7 +704,7 @@ static int solve_args(int argc, char **argv, struct solve_opts *o)
 	}
 	if (!o->file || !o->kernel || (!o->out && !o->emit)) {
 		gp_err("usage: gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] "
-		       "[--nvdisasm PATH] [--max-samples N]");
+		       "[--save-listing FILE] [--nvdisasm PATH] [--max-samples N]");
 		return -1;
 	}
 	return 0;
@@ -753,6 +769,11 @@ int gp_sass_solve_main(int argc, char **argv)
 		free(text);
 	} else if (run_disasm(&o, c.sm, buf, ns * GP_SOLVE_VARIANTS, lines) < 0) {
 		rc = GP_EUSAGE;
+		goto done;
+	}
+	if (o.save && save_listing(o.save, (const char(*)[GP_SOLVE_TEXT])lines, ns * GP_SOLVE_VARIANTS)) {
+		gp_err("sass solve: writing %s: %s", o.save, strerror(errno));
+		rc = GP_EIO;
 		goto done;
 	}
 	for (size_t s = 0; s < ns; s++)
