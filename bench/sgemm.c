@@ -467,7 +467,10 @@ done:
 	"sgemm_16_k3 sgemm_17_p4_tile sgemm_18_p4_smem_rowsplit sgemm_19_p4_smem sgemm_20_p4_cola "  \
 	"sgemm_21_p4_fragdb sgemm_22_p4_smemdb sgemm_23_k1_8x8 sgemm_24_k1_12x12_base "              \
 	"sgemm_25_k1_12x12_ld128 sgemm_26_k1_12x12 sgemm_27_k1_12x12_lds128 sgemm_28_k1_12x12_nordb " \
-	"sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256 cublas"
+	"sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256 "      \
+	"sgemm_33_fragpipe sgemm_34_fragpipe_bk16 sgemm_35_regstage_128x256 "                         \
+	"sgemm_36_regstage_256x128 sgemm_37_fragpipe_128x256 sgemm_38_fragpipe_128x256_bk16 "         \
+	"sgemm_39_cp16_kmajor3 sgemm_40_cp16_kmajor4_128x256 cublas"
 #define DGEMM_KERNELS                                                                               \
 	"dgemm_01_naive dgemm_02_smem16 dgemm_03_smem32 dgemm_04_ilp4 dgemm_05_k3_16x16 "             \
 	"dgemm_05_k3_16x8 dgemm_05_k3_8x8 dgemm_05_k3_8x4 dgemm_05_k3_4x4 dgemm_05_k3_16x16_tw8 "      \

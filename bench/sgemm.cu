@@ -879,8 +879,9 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
 			 * stored at step 8 ph + 7 (its buffer is free: tile t - 1's reads all came before
 			 * the last barrier), so BK 16 stages no more registers than BK 8. */
 			float4 ra[A8], rb[B8], fa[2][TM / 4], fb[2][TN / 4];
-			/* One pointer per operand walks k, 8 rows a phase (fewer live address registers
-			 * than an offset per copy: BK 16 fits 128 registers without a spill). */
+			/* One pointer per operand walks k, 8 rows a phase: fewer live address registers
+			 * than an offset per copy (BK 16 fits 128 registers without a spill; a branch-free
+			 * form that re-read the last tile instead of testing `more` spilled). */
 			const float *pa = Ab + (tid % (BM / 4)) * 4 + (size_t)(tid / (BM / 4)) * lda;
 			const float *pb = Bb + (tid % 2) * 4 + (size_t)(tid / 2) * ldb;
 			auto gload = [&]() {
@@ -977,16 +978,21 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
 					cp16(b + brow(col) * BK + kc * 4, Bb + kt + kc * 4 + (size_t)col * ldb);
 				}
 			};
-			/* B k pair p of this thread's TN columns: column wn0 + j*16 + ln*4 + q in fb[j*4 + q].
-			 * LDS.64: a k group of 4 (LDS.128) would keep 4 TN values live and spill. */
+			/* B k pair p of this thread's TN columns: column wn0 + j*16 + ln*4 + q in fb[j*4 + q],
+			 * stored at row wn0 + j*16 + ln*4 + (q ^ ln): 4 lane-dependent offsets, computed once
+			 * (ptxas at the 128-register cap rematerialises them per load otherwise). LDS.64: a
+			 * k group of 4 (LDS.128) would keep 4 x TN values live and spill. */
+			int qoff[4];
+#pragma unroll
+			for (int q = 0; q < 4; q++)
+				qoff[q] = brow(wn0 + ln * 4 + q) * BK;
 			auto frag_b = [&](float2 *fb, int buf, int p) {
 				const float *b = sB + buf * SB + p * 2;
 #pragma unroll
 				for (int j = 0; j < TN / 4; j++)
 #pragma unroll
 					for (int q = 0; q < 4; q++)
-						fb[j * 4 + q] = *reinterpret_cast<const float2 *>(
-							b + brow(wn0 + j * 16 + ln * 4 + q) * BK);
+						fb[j * 4 + q] = *reinterpret_cast<const float2 *>(b + qoff[q] + j * 16 * BK);
 			};
 			float4 fa[2][TM / 4];
 			float2 fb[TN];
@@ -1000,12 +1006,12 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
 			__syncthreads();
 			frag_a(fa[0], 0, 0);
 			frag_b(fb, 0, 0);
+			/* buf: tile t's buffer; nbuf: tile t + 1's; ibuf: tile t - 1's, refilled now. */
+			int buf = 0, nbuf = 1 % NBUF, ibuf = NBUF - 1;
 			for (int t = 0; t < ktiles; t++) {
-				const int buf = t % NBUF, nbuf = (t + 1) % NBUF;
-				const bool more = t + 1 < ktiles;
-				/* Into tile t - 1's buffer: all its reads came before the last barrier. */
-				if (t + NBUF - 1 < ktiles)
-					issue(t + NBUF - 1, (t + NBUF - 1) % NBUF);
+				/* Into tile t - 1's buffer: all its reads came before the last barrier. Past the
+				 * end the last tile is copied again (harmless, never read): no branch. */
+				issue(min(t + NBUF - 1, ktiles - 1), ibuf);
 				cp_commit();
 #pragma unroll
 				for (int kk = 0; kk < BK; kk++) {
@@ -1021,13 +1027,14 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
 					} else {
 						cp_wait<NBUF - 2>(); /* tile t + 1 has landed (this thread's copies) */
 						__syncthreads();     /* everyone's; everyone is past tile t's reads */
-						if (more) {
-							frag_a(fa[nx], nbuf, 0);
-							frag_b(fb, nbuf, 0);
-						}
+						frag_a(fa[nx], nbuf, 0); /* after the last tile: read, never used */
+						frag_b(fb, nbuf, 0);
 					}
 					outer(fa[kk & 1], bv);
 				}
+				ibuf = buf;
+				buf = nbuf;
+				nbuf = nbuf + 1 == NBUF ? 0 : nbuf + 1;
 			}
 			cp_wait<0>();
 		}

@@ -17,6 +17,8 @@
 	{ name, seed, kind, 8, bm, bn, bk, bx, by, 1, 0, any, 0, 0 }
 /* Modern kernels' dynamic shared memory: buffers x BK x (BM + BN + 4) floats (sgemm.cu). */
 #define WARP_SMEM(nbuf, bm, bn, bk) ((nbuf) * (bk) * ((bm) + (bn) + 4) * 4)
+/* gemm_pipe with cp.async: B kept k-major, unpadded: buffers x BK x (BM + BN) floats. */
+#define KMAJ_SMEM(nbuf, bm, bn, bk) ((nbuf) * (bk) * ((bm) + (bn)) * 4)
 
 const struct sg_variant sg_variants[] = {
 	V("sgemm_01_naive", "seed 003 naive: one thread per element of C", SG_K_NAIVE, 16, 16, 1, 16, 16, 1, 0, 1, 0, 0),
@@ -51,6 +53,14 @@ const struct sg_variant sg_variants[] = {
 	V("sgemm_30_cpasync3", "modern: warp tiling + 3-stage cp.async pipeline", SG_K_WARP, 128, 128, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(3, 128, 128, 8)),
 	V("sgemm_31_cpasync4_bk16", "modern: 4-stage cp.async; K step 16", SG_K_WARP, 128, 128, 16, 256, 1, 1, 0, 0, 1, WARP_SMEM(4, 128, 128, 16)),
 	V("sgemm_32_cpasync3_128x256", "modern: 3-stage cp.async; 128x256 tile; 8x16/thread", SG_K_WARP, 128, 256, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(3, 128, 256, 8)),
+	V("sgemm_33_fragpipe", "candidate: 29 with fragments read a k step ahead across tiles; barrier before the last step", SG_K_WARP, 128, 128, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 128, 8)),
+	V("sgemm_34_fragpipe_bk16", "candidate: 33 with K step 16 (half the barriers), staged in two 8-row phases", SG_K_WARP, 128, 128, 16, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 128, 16)),
+	V("sgemm_35_regstage_128x256", "candidate: 29's register staging; 128x256 tile; 8x16/thread; 1 block/SM", SG_K_WARP, 128, 256, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 256, 8)),
+	V("sgemm_36_regstage_256x128", "candidate: 29's register staging; 256x128 tile; 16x8/thread; 1 block/SM", SG_K_WARP, 256, 128, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 256, 128, 8)),
+	V("sgemm_37_fragpipe_128x256", "candidate: 33's pipelined fragments; 128x256 tile; 8x16/thread; 1 block/SM", SG_K_WARP, 128, 256, 8, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 256, 8)),
+	V("sgemm_38_fragpipe_128x256_bk16", "candidate: 37 with K step 16", SG_K_WARP, 128, 256, 16, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 256, 16)),
+	V("sgemm_39_cp16_kmajor3", "candidate: 3-stage cp.async, 16-byte copies for B too (k-major, rows permuted); pipelined fragments", SG_K_WARP, 128, 128, 8, 256, 1, 1, 0, 0, 1, KMAJ_SMEM(3, 128, 128, 8)),
+	V("sgemm_40_cp16_kmajor4_128x256", "candidate: 39 with 4 stages; 128x256 tile; 8x16/thread; 1 block/SM", SG_K_WARP, 128, 256, 8, 256, 1, 1, 0, 0, 1, KMAJ_SMEM(4, 128, 256, 8)),
 	V("cublas", "cuBLAS cublasSgemm (CUBLAS_PEDANTIC_MATH)", SG_K_CUBLAS, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0),
 	D("dgemm_01_naive", "seed 003 naive (double)", SG_K_NAIVE, 16, 16, 1, 16, 16, 1),
 	D("dgemm_02_smem16", "seed 003 16*16 block (double)", SG_K_TILE, 16, 16, 16, 16, 16, 1),

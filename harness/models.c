@@ -53,6 +53,17 @@ const struct gp_tile gp_tiles[] = {
 	T("sgemm_30_cpasync3", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
 	T("sgemm_31_cpasync4_bk16", 8, 8, 8, 8, 16, 4, 8, 128, 128, 16, 256),
 	T("sgemm_32_cpasync3_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
+	T("sgemm_33_fragpipe", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
+	T("sgemm_34_fragpipe_bk16", 8, 8, 8, 8, 16, 4, 8, 128, 128, 16, 256),
+	T("sgemm_35_regstage_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
+	T("sgemm_36_regstage_256x128", 16, 8, 16, 8, 16, 4, 8, 256, 128, 8, 256),
+	T("sgemm_37_fragpipe_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
+	T("sgemm_38_fragpipe_128x256_bk16", 8, 16, 8, 16, 16, 4, 8, 128, 256, 16, 256),
+	/* k-major B comes as LDS.64 (2 k of a column; A stays LDS.128). One width per row: the
+	 * most common one in the SASS, 16 for the 8x8 tile (B side optimistic by 2x), 8 for the
+	 * 8x16 tile (its 16 B columns outnumber the A loads; A side pessimistic by 2x). */
+	T("sgemm_39_cp16_kmajor3", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
+	T("sgemm_40_cp16_kmajor4_128x256", 8, 16, 8, 16, 8, 4, 8, 128, 256, 8, 256),
 };
 #undef T
 const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);

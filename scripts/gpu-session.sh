@@ -14,7 +14,8 @@
 # GPU_TESTS="build/tests/test_gpu_x ..." runs only those test programs.
 # NCU="SUITE=REGEX ..." profiles, per suite, the kernels whose names match REGEX with Nsight
 # Compute (clock control off: the card's clocks are never touched; NCU_COUNT launches each,
-# default 3) and keeps the report text under ncu/.
+# default 3, each job stopped after NCU_LIMIT_S seconds, default 300) and keeps the report text
+# under ncu/.
 # Usage: scripts/gpu-session.sh [SUITE...]
 set -u
 OUT=${OUT:-out}
@@ -28,6 +29,12 @@ smi() { nvidia-smi --query-gpu=name,pstate,clocks.sm,clocks.max.sm,clocks.mem,po
 # Archive the measured runs after every suite: a command stopped at its time limit must not take
 # the results with it.
 archive() { tar czf "$OUT/results.tgz" -C results/_session --exclude=./sass --exclude=./solver --exclude=./sanitize --exclude=./ncu . && echo "== results archived"; }
+# The extras (SASS, solver, sanitizer logs, Nsight Compute) after each step, for the same reason.
+archive_extra() {
+	local extras
+	extras=$(cd results/_session && ls -d sass solver sanitize ncu 2>/dev/null)
+	[ -z "$extras" ] || tar czf "$OUT/extra.tgz" -C results/_session $extras
+}
 timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); python3 -c "print('TIME %.1f s rc=$rc: ' % ($t1 - $t0) + '''$*''')"; return $rc; }
 
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
@@ -57,13 +64,14 @@ for s in "$@"; do
 	archive
 done
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
+archive_extra
 if [ -n "${NCU:-}" ]; then
 	mkdir -p results/_session/ncu
 	i=0
 	for job in $NCU; do
 		i=$((i + 1))
 		suite=${job%%=*} re=${job#*=} name=$i-$(basename "${job%%=*}" .csv)
-		timed ncu --clock-control none --target-processes all -c "${NCU_COUNT:-3}" -k "regex:$re" \
+		timed timeout "${NCU_LIMIT_S:-300}" ncu --clock-control none --target-processes all -c "${NCU_COUNT:-3}" -k "regex:$re" \
 			--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats \
 			--section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
 			--section InstructionStats \
@@ -71,12 +79,14 @@ if [ -n "${NCU:-}" ]; then
 			--no-isolate >"results/_session/ncu/$name.txt" 2>&1
 	done
 	rm -rf results/_session/ncu/runs
+	archive_extra
 fi
 if [ -n "${SOLVE:-}" ]; then
 	mkdir -p results/_session/solver
 	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
 		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin \
 		--save-listing results/_session/solver/flips_sm90.txt --max-seconds "${SOLVE_LIMIT_S:-120}"
+	archive_extra
 fi
 if [ -n "${SANITIZE:-}" ]; then
 	timed make sanitize SM="$SM" DEPS="$DEPS" SANITIZE_OUT=results/_session/sanitize \
@@ -84,6 +94,5 @@ if [ -n "${SANITIZE:-}" ]; then
 	rm -rf results/_session/sanitize/results
 fi
 echo "== $(stamp) done"
-extras=$(cd results/_session && ls -d sass solver sanitize ncu 2>/dev/null)
-[ -z "$extras" ] || tar czf "$OUT/extra.tgz" -C results/_session $extras
+archive_extra
 ls -la "$OUT"

@@ -72,7 +72,7 @@ static void test_sgemm_all_variants_tile_multiple(void **state)
 
 	NEED_GPU();
 	t = measure("sgemm", set, 6);
-	assert_int_equal(t->nrows, 33);
+	assert_int_equal(t->nrows, 41);
 	check_rows(t, 0);
 	gp_table_free(t);
 }
