@@ -30,6 +30,7 @@ struct sg_variant {
 	int any;            /* handles any m, n, k */
 	int vec4;           /* float4 global access: lda, ldb, ldc multiples of 4 */
 	int dyn_smem;       /* dynamic shared memory bytes (SG_K_WARP) */
+	int tc;             /* 1: 3xTF32 on the tensor cores (sm_80+); 0: FFMA (or cuBLAS) */
 };
 
 extern const struct sg_variant sg_variants[];
@@ -47,6 +48,17 @@ int sg_supports(const struct sg_variant *v, int m, int n, int k, int lda, int ld
 double sg_gflops(double m, double n, double k, double ms);
 /* FP32 (or FP64) peak in GFLOP/s: 2 flops x lanes x SMs x MHz. */
 double sg_peak_gflops(int lanes, int sms, double mhz);
+/* Dense TF32 tensor-core rate in flops per clock per SM for a compute capability (0 if unknown
+ * or none): the ceiling of the 3xTF32 kernels is a third of it. */
+int sg_tf32_flops_per_clk_sm(int cc_major, int cc_minor);
+/* The ceiling a variant is held to at mhz, GFLOP/s: the FMA peak (FP32 or FP64 lanes), or for a
+ * 3xTF32 kernel the TF32 tensor rate / 3 (three mma per product). 0 if unknown. */
+double sg_ceiling_gflops(const struct sg_variant *v, int cc_major, int cc_minor, int sms, double mhz);
+/* The accuracy check against exact (host double) dot products on sampled entries: a kernel's
+ * error may exceed cuBLAS's own by at most SG_ACCURACY_FACTOR (both measured on the same
+ * entries). 1 if within, 0 if not or if either is NaN. */
+#define SG_ACCURACY_FACTOR 4.0
+int sg_accuracy_ok(double fp64_err, double cublas_fp64_err);
 /* FP64 FMA lanes per SM for a compute capability (0 if unknown). */
 int sg_fp64_lanes_per_sm(int cc_major, int cc_minor);
 

@@ -4,6 +4,7 @@
  * mirror its template arguments in bench/sgemm.cu (a mismatch shows up as a wrong result or a
  * coverage failure in tests/test_sgemm.c). Rates: flops = 2 m n k. Peak = 2 x lanes x SMs x the
  * measured clock. */
+#include "device.h"
 #include "gp.h"
 #include "sgemm.h"
 
@@ -12,9 +13,13 @@
 #include <string.h>
 
 #define V(name, seed, kind, bm, bn, bk, bx, by, na, gap, any, vec4, dyn)                           \
-	{ name, seed, kind, 4, bm, bn, bk, bx, by, na, gap, any, vec4, dyn }
+	{ name, seed, kind, 4, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, 0 }
 #define D(name, seed, kind, bm, bn, bk, bx, by, any)                                               \
-	{ name, seed, kind, 8, bm, bn, bk, bx, by, 1, 0, any, 0, 0 }
+	{ name, seed, kind, 8, bm, bn, bk, bx, by, 1, 0, any, 0, 0, 0 }
+/* 3xTF32 tensor-core kernels (gemm_tc3 in sgemm.cu): dynamic shared memory stages x
+ * (BK x (BM + 4) + BN x (BK + 8)) floats. */
+#define TC_SMEM(st, bm, bn, bk) ((st) * ((bk) * ((bm) + 4) + (bn) * ((bk) + 8)) * 4)
+#define TC(name, seed, bm, bn, bk, st) { name, seed, SG_K_WARP, 4, bm, bn, bk, 256, 1, 1, 0, 0, 1, TC_SMEM(st, bm, bn, bk), 1 }
 /* Modern kernels' dynamic shared memory: buffers x BK x (BM + BN + 4) floats (sgemm.cu). */
 #define WARP_SMEM(nbuf, bm, bn, bk) ((nbuf) * (bk) * ((bm) + (bn) + 4) * 4)
 /* gemm_pipe with cp.async: B kept k-major, unpadded: buffers x BK x (BM + BN) floats. */
@@ -61,6 +66,10 @@ const struct sg_variant sg_variants[] = {
 	V("sgemm_38_fragpipe_128x256_bk16", "candidate: 37 with K step 16", SG_K_WARP, 128, 256, 16, 256, 1, 1, 0, 0, 1, WARP_SMEM(2, 128, 256, 16)),
 	V("sgemm_39_cp16_kmajor3", "candidate: 3-stage cp.async, 16-byte copies for B too (k-major, rows permuted); pipelined fragments", SG_K_WARP, 128, 128, 8, 256, 1, 1, 0, 0, 1, KMAJ_SMEM(3, 128, 128, 8)),
 	V("sgemm_40_cp16_kmajor4_128x256", "candidate: 39 with 4 stages; 128x256 tile; 8x16/thread; 1 block/SM", SG_K_WARP, 128, 256, 8, 256, 1, 1, 0, 0, 1, KMAJ_SMEM(4, 128, 256, 8)),
+	TC("sgemm_41_tc3xtf32", "past FFMA: 3xTF32 mma.sync on the tensor cores (FP32-accurate split); 128x128x32; 3 stages", 128, 128, 32, 3),
+	TC("sgemm_42_tc3xtf32_4stage", "41 with a 4-stage cp.async pipeline", 128, 128, 32, 4),
+	TC("sgemm_43_tc3xtf32_128x256", "41 with a 128x256 tile (64x64 per warp)", 128, 256, 32, 3),
+	TC("sgemm_44_tc3xtf32_bk16", "41 with K step 16 and 4 stages", 128, 128, 16, 4),
 	V("cublas", "cuBLAS cublasSgemm (CUBLAS_PEDANTIC_MATH)", SG_K_CUBLAS, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0),
 	D("dgemm_01_naive", "seed 003 naive (double)", SG_K_NAIVE, 16, 16, 1, 16, 16, 1),
 	D("dgemm_02_smem16", "seed 003 16*16 block (double)", SG_K_TILE, 16, 16, 16, 16, 16, 1),
@@ -77,7 +86,7 @@ const struct sg_variant sg_variants[] = {
 	D("dgemm_05_k3_16x8_tw32", "seed 003 K3-final; TW 32; 16x8 threads", SG_K_TILE, 64, 64, 32, 16, 8, 0),
 	D("dgemm_06_k3_16x16_c", "seed 003 K3-final 16x16; bound-checked path", SG_K_TILE, 64, 64, 16, 16, 16, 1),
 	D("dgemm_06_k3_16x8_c", "seed 003 K3-final 16x8; bound-checked path", SG_K_TILE, 64, 64, 16, 16, 8, 1),
-	{ "cublas_d", "cuBLAS cublasDgemm", SG_K_CUBLAS, 8, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0 },
+	{ "cublas_d", "cuBLAS cublasDgemm", SG_K_CUBLAS, 8, 1, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0 },
 };
 const size_t sg_nvariants = GP_ARRAY_SIZE(sg_variants);
 
@@ -151,6 +160,35 @@ double sg_gflops(double m, double n, double k, double ms)
 double sg_peak_gflops(int lanes, int sms, double mhz)
 {
 	return 2.0 * lanes * sms * mhz * 1e6 / 1e9;
+}
+
+int sg_tf32_flops_per_clk_sm(int major, int minor)
+{
+	/* Dense TF32 tensor throughput per SM per clock from NVIDIA's architecture whitepapers:
+	 * A100 156 TFLOP/s (108 SMs, 1410 MHz), GA10x/AD10x a quarter of that per SM, H100 SXM
+	 * 495 TFLOP/s (132 SMs, 1830 MHz). mma.sync may reach less than this on sm_90 (wgmma's
+	 * rate): a ceiling, not a prediction. */
+	if (major == 9 && minor == 0)
+		return 2048;
+	if (major == 8 && minor == 0)
+		return 1024;
+	if (major == 8)
+		return 256;
+	return 0;
+}
+
+double sg_ceiling_gflops(const struct sg_variant *v, int major, int minor, int sms, double mhz)
+{
+	if (v->tc)
+		return sg_tf32_flops_per_clk_sm(major, minor) * (double)sms * mhz * 1e6 / 1e9 / 3.0;
+	if (v->elem == 8)
+		return sg_peak_gflops(sg_fp64_lanes_per_sm(major, minor), sms, mhz);
+	return sg_peak_gflops(gp_fp32_lanes_per_sm(major, minor), sms, mhz);
+}
+
+int sg_accuracy_ok(double fp64_err, double cublas_fp64_err)
+{
+	return fp64_err <= SG_ACCURACY_FACTOR * cublas_fp64_err;
 }
 
 int sg_fp64_lanes_per_sm(int major, int minor)

@@ -72,8 +72,30 @@ static void test_sgemm_all_variants_tile_multiple(void **state)
 
 	NEED_GPU();
 	t = measure("sgemm", set, 6);
-	assert_int_equal(t->nrows, 41);
+	assert_int_equal(t->nrows, 45);
 	check_rows(t, 0);
+	gp_table_free(t);
+}
+
+/* The 3xTF32 kernels at a deep k, where TF32 alone would be far off: every row ok means the
+ * error against exact dot products stayed within SG_ACCURACY_FACTOR of cuBLAS FP32's. */
+static void test_sgemm_tc_deep_k(void **state)
+{
+	static const char *const set[] = { "m", "256", "n", "256", "k", "8192", "kernel",
+					   "sgemm_41_tc3xtf32 sgemm_42_tc3xtf32_4stage sgemm_43_tc3xtf32_128x256 "
+					   "sgemm_44_tc3xtf32_bk16 cublas" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm", set, 8);
+	assert_int_equal(t->nrows, 5);
+	check_rows(t, 0);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double e = NAN, ref = NAN;
+		assert_int_equal(gp_table_get_double(t, r, "fp64_err", &e), 0);
+		assert_int_equal(gp_table_get_double(t, r, "ref_err", &ref), 0);
+		assert_true(e > 0 && e <= SG_ACCURACY_FACTOR * ref);
+	}
 	gp_table_free(t);
 }
 
@@ -133,6 +155,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sgemm_all_variants_tile_multiple),
+		cmocka_unit_test(test_sgemm_tc_deep_k),
 		cmocka_unit_test(test_sgemm_any_size),
 		cmocka_unit_test(test_sgemm_padded_lda),
 		cmocka_unit_test(test_sgemm_occupancy_reserve),

@@ -36,6 +36,39 @@ static void test_rates(void **state)
 	assert_float_equal(100.0 * 51500 / sg_peak_gflops(128, 132, 1980), 76.97, 0.01);
 }
 
+/* The 3xTF32 ceiling and the accuracy rule the tensor-core kernels are held to. */
+static void test_tc_ceiling_and_accuracy(void **state)
+{
+	const struct sg_variant *tc = sg_variant_find("sgemm_41_tc3xtf32"), *ffma = sg_variant_find("sgemm_29_warptile");
+	const struct sg_variant *d = sg_variant_find("dgemm_05_k3_16x16");
+
+	assert_non_null(tc);
+	assert_non_null(ffma);
+	assert_non_null(d);
+	assert_int_equal(tc->tc, 1);
+	assert_int_equal(ffma->tc, 0);
+	/* H100 SXM at 1980 MHz: TF32 2048 flops/clk/SM -> 535 TFLOP/s; three mma per product. */
+	assert_int_equal(sg_tf32_flops_per_clk_sm(9, 0), 2048);
+	assert_int_equal(sg_tf32_flops_per_clk_sm(7, 5), 0);
+	assert_float_equal(sg_ceiling_gflops(tc, 9, 0, 132, 1980), 2048.0 * 132 * 1980e6 / 1e9 / 3.0, 1e-6);
+	/* FFMA kernels keep the FP32 lane peak, double ones the FP64 lanes. */
+	assert_float_equal(sg_ceiling_gflops(ffma, 9, 0, 132, 1980), sg_peak_gflops(128, 132, 1980), 1e-6);
+	assert_float_equal(sg_ceiling_gflops(d, 9, 0, 132, 1980), sg_peak_gflops(64, 132, 1980), 1e-6);
+	/* No tensor cores: no ceiling (the host marks such rows n/a before measuring). */
+	assert_float_equal(sg_ceiling_gflops(tc, 7, 5, 40, 1590), 0.0, 0);
+	/* Accuracy: within 4x of cuBLAS's error against exact dot products; a TF32-only product
+	 * (about 2^-11 relative per term, ~1e-4 on the sum) against FP32's ~1e-6 fails. */
+	assert_true(sg_accuracy_ok(3.9e-6, 1e-6));
+	assert_false(sg_accuracy_ok(4.1e-6, 1e-6));
+	assert_false(sg_accuracy_ok(1.2e-4, 1e-6));
+	assert_false(sg_accuracy_ok(NAN, 1e-6));
+	assert_false(sg_accuracy_ok(1e-7, NAN));
+	/* Every tensor-core variant's dynamic shared memory fits the H100's 227 KB opt-in. */
+	for (size_t i = 0; i < sg_nvariants; i++)
+		if (sg_variants[i].tc)
+			assert_true(sg_variants[i].dyn_smem > 48 * 1024 && sg_variants[i].dyn_smem <= 232448);
+}
+
 static void test_err_bound_values(void **state)
 {
 	assert_float_equal(sg_err_bound(4096, 4), 64.0 * 0x1p-24 * 64.0, 1e-12);
@@ -302,6 +335,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_err_bound_values),
+		cmocka_unit_test(test_tc_ceiling_and_accuracy),
 		cmocka_unit_test(test_err_bound_catches),
 		cmocka_unit_test(test_rel_err),
 		cmocka_unit_test(test_reserve_smem),

@@ -14,6 +14,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <glob.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -502,6 +503,32 @@ static void test_committed_paper(void **state)
 	committed_config("configs/paper.csv");
 }
 
+/* Every other suite in configs/ (sanitize, ncu-*, candidate lists): a bad value there would only
+ * show up on the GPU machine, in scarce time. */
+static void test_committed_other_suites(void **state)
+{
+	glob_t g;
+	size_t n = 0;
+
+	if (glob("configs/*.csv", 0, NULL, &g))
+		fail_msg("no configs/*.csv here (make test runs from the repository root)");
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		FILE *fp = fopen(g.gl_pathv[f], "r");
+		char head[64] = "";
+		if (!fp)
+			fail_msg("%s: unreadable", g.gl_pathv[f]);
+		if (!fgets(head, sizeof head, fp))
+			head[0] = 0;
+		fclose(fp);
+		if (strncmp(head, "experiment,parameter,values", 27))
+			continue; /* reference.csv and other tables */
+		committed_config(g.gl_pathv[f]);
+		n++;
+	}
+	globfree(&g);
+	assert_true(n >= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_committed_quick),
 		cmocka_unit_test(test_committed_default),
 		cmocka_unit_test(test_committed_paper),
+		cmocka_unit_test(test_committed_other_suites),
 	};
 
 	return cmocka_run_group_tests_name("suite", tests, NULL, NULL);
