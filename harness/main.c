@@ -5,6 +5,7 @@
 #include "run.h"
 #include "models.h"
 #include "planner.h"
+#include "tune.h"
 #include "sass/sass.h"
 
 #include <getopt.h>
@@ -36,7 +37,10 @@ static const char usage[] =
 	"  plan RUN_DIR [--rx N --ry N --bk N] [--cubin FILE --kernel K]\n"
 	"                            seed 001 Table 5 schedule planner from a run's latencies, and the\n"
 	"                            load-to-use distances a compiled SGEMM kernel achieves\n"
-	"  tune sgemm RUN_DIR        rank the SGEMM tiles by GFLOP/s predicted from the run (CSV)\n"
+	"  tune sgemm RUN_DIR [--top N] [--size M] [--device D] [--no-measure]\n"
+	"                            rank the SGEMM tiles by GFLOP/s predicted from the run, measure\n"
+	"                            the top N (default 4) that run at M^3 (default 4096) and cuBLAS\n"
+	"                            on this GPU, pick the fastest correct one (CSV; no GPU: ranking)\n"
 	"  sass dump|patch|solve ... cubin tools (gpuprobe sass --help)\n"
 	"\n"
 	"  -q, --quiet               no progress on stderr\n"
@@ -205,13 +209,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "plan"))
 		return gp_planner_main(argc, argv);
-	if (!strcmp(cmd, "tune")) {
-		if (argc != 3 || strcmp(argv[1], "sgemm")) {
-			gp_err("tune: usage: gpuprobe tune sgemm RUN_DIR");
-			return GP_EUSAGE;
-		}
-		return gp_tune_rank(argv[2], stdout) ? GP_ECONFIG : 0;
-	}
+	if (!strcmp(cmd, "tune"))
+		return gp_tune_main(argc, argv);
 	if (!strcmp(cmd, "sass"))
 		return gp_sass_main(argc, argv);
 	gp_err("unknown command '%s' (gpuprobe --help lists them)", cmd);
