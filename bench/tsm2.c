@@ -8,7 +8,10 @@
  * pct_of_hbm_read) and the global-memory latency by pointer chase (the model's latency_mem); the
  * model (bench/tsm2_model.c) is fed those and the device attributes. Bandwidth is compulsory bytes
  * (A, B read once, C written once) over time; above the datasheet HBM rate while the problem does
- * not fit L2 the row is a broken probe. */
+ * not fit L2 the row is a broken probe. V4 (split-k, beyond the paper) adds into C: every launch,
+ * timed ones included, is a memset of C to 0 followed by the kernel, and its atomics' traffic is
+ * not counted as bytes; its slice count is the fewest that fill the GPU with resident blocks
+ * (cuOccupancy for that kernel and shared memory) unless the ksplit parameter names one. */
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
@@ -268,6 +271,7 @@ fail:
 struct spec {
 	enum tsm2_kind kind;
 	int elem, m, k, n, t1, t2, t3, tcf;
+	int ksplit; /* V4: k slices asked for, 0 = fill the GPU */
 	double lat_comp;
 };
 
@@ -276,6 +280,7 @@ struct job {
 	struct tcase *c;
 	CUfunction fn;
 	unsigned grid, block, smem;
+	unsigned ks; /* gridDim.y: V4's k slices as used, 1 for every other kernel */
 };
 
 static int job_launch(void *p)
@@ -288,7 +293,13 @@ static int job_launch(void *p)
 
 	if (j->s->kind == TSM2_CUBLAS)
 		return blas(c, c->C);
-	GP_CU(cuLaunchKernel(j->fn, j->grid, 1, 1, j->block, 1, 1, j->smem, NULL, args, NULL));
+	/* V4 adds into C, zeroed first inside every timed launch. On device memory cuMemsetD32 does
+	 * not wait for the host and is queued on the NULL stream, in order with the kernel and the
+	 * timing events: cuMemsetD32Async(C, 0, words, 0) in effect (harness/cu.h's driver table has
+	 * the plain form only). elem is 4 or 8: whole words, and zero words are 0.0 in either. */
+	if (j->s->kind == TSM2_V4)
+		GP_CU(cuMemsetD32(C, 0, (size_t)m * n * c->elem / 4));
+	GP_CU(cuLaunchKernel(j->fn, j->grid, j->ks, 1, j->block, 1, 1, j->smem, NULL, args, NULL));
 	return 0;
 error:
 	return GP_ECUDA;
@@ -301,13 +312,15 @@ struct result {
 };
 
 #define TSM2_COLS                                                                                     \
-	"kernel", "precision", "m", "k", "n", "t1", "t2", "t3", "tcf", "threads_per_block", "blocks",       \
-		"regs_per_thread", "local_bytes", "smem_bytes", "active_threads_per_sm", "launches_per_rep",  \
-		"reps", "time_ms_min", "time_ms", "time_ms_max", "spread", "gflops", "cublas_time_ms",        \
-		"cublas_gflops", "speedup_vs_cublas", "bytes", "achieved_GBps", "cublas_GBps", "hbm_read_GBps", \
-		"datasheet_GBps", "pct_of_hbm_read", "cublas_pct_of_hbm_read", "l2_resident", "clock_MHz",   \
-		"lat_mem_clk", "t2_threshold", "model_occupancy", "model_util_mem", "model_util_comp",       \
-		"model_time_ms", "model_pct_of_hbm_read", "rel_err", "err_bound", "ref_err", "math_mode", "status"
+	"kernel", "precision", "m", "k", "n", "t1", "t2", "t3", "tcf", "ksplit",                      \
+		"threads_per_block", "blocks", "regs_per_thread", "local_bytes", "smem_bytes",        \
+		"active_threads_per_sm", "launches_per_rep", "reps", "time_ms_min", "time_ms",        \
+		"time_ms_max", "spread", "gflops", "cublas_time_ms", "cublas_gflops",                 \
+		"speedup_vs_cublas", "bytes", "achieved_GBps", "cublas_GBps", "hbm_read_GBps",        \
+		"datasheet_GBps", "pct_of_hbm_read", "cublas_pct_of_hbm_read", "l2_resident",         \
+		"clock_MHz", "lat_mem_clk", "t2_threshold", "model_occupancy", "model_util_mem",      \
+		"model_util_comp", "model_time_ms", "model_pct_of_hbm_read", "rel_err", "err_bound",  \
+		"ref_err", "math_mode", "status"
 
 static const char *const tsm2_cols[] = { TSM2_COLS };
 static const char *row_choice = "grid"; /* tsm2_search's "choice" column */
@@ -328,10 +341,14 @@ static int put_row(struct gp_run *run, struct gp_table *t, const struct job *j, 
 		hw_fill(run, s->elem, s->lat_comp, &hw);
 		thr = tsm2_t2_threshold(&hw, s->elem);
 		if (s->kind >= TSM2_V2 && s->kind <= TSM2_L2 && r && r->regs > 0) {
-			occ = tsm2_occupancy(&hw, r->regs, s->t1, s->t2, s->elem);
-			um = tsm2_util_mem(&hw, (int)occ, s->t3, s->elem);
-			uc = tsm2_util_comp(&hw, (int)occ, s->t2, s->t3);
-			mt = 1e3 * tsm2_model_time(&hw, s->m, s->k, s->n, s->t1, s->t2, s->t3, s->elem, r->regs);
+			/* Threads that carry rows: m per k slice for TSM2R, the grid for TSM2L (m / tcf). */
+			const double rows = s->kind == TSM2_L1 || s->kind == TSM2_L2
+						    ? fmin((double)s->m, (double)j->grid * j->block)
+						    : (double)s->m * j->ks;
+			occ = tsm2_resident(&hw, tsm2_occupancy(&hw, r->regs, s->t1, s->t2, s->elem), rows);
+			um = tsm2_util_mem(&hw, occ, s->t3, s->elem);
+			uc = tsm2_util_comp(&hw, occ, s->t2, s->t3);
+			mt = 1e3 * tsm2_model_time(&hw, s->m, s->k, s->n, s->t1, s->t2, s->t3, s->elem, r->regs, rows);
 		}
 	}
 	gp_row_begin(t);
@@ -346,8 +363,9 @@ static int put_row(struct gp_run *run, struct gp_table *t, const struct job *j, 
 	gp_row_int(t, "t2", s->t2);
 	gp_row_int(t, "t3", s->t3);
 	gp_row_int(t, "tcf", s->tcf);
+	gp_row_int(t, "ksplit", j->ks);
 	gp_row_int(t, "threads_per_block", j->block);
-	gp_row_int(t, "blocks", j->grid);
+	gp_row_int(t, "blocks", (long long)j->grid * j->ks);
 	gp_row_int(t, "regs_per_thread", r ? r->regs : 0);
 	gp_row_int(t, "local_bytes", r ? r->local : 0);
 	gp_row_int(t, "smem_bytes", j->smem);
@@ -422,6 +440,8 @@ static int prepare(struct gp_run *run, struct job *j, struct result *r, char *st
 		GP_CU(cuFuncSetAttribute(j->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)j->smem));
 	GP_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, j->fn, s->t1, j->smem));
 	r->blocks_per_sm = v;
+	if (s->kind == TSM2_V4)
+		j->ks = (unsigned)tsm2_ksplit_choose(s->ksplit, run->dev->sms, v, (int)j->grid, s->k, s->t1);
 	return 0;
 error:
 	return GP_ECUDA;
@@ -430,7 +450,7 @@ error:
 static int measure_spec(struct gp_run *run, struct gp_table *t, const struct spec *s)
 {
 	struct result r = { .rel_err = NAN };
-	struct job j = { .s = s };
+	struct job j = { .s = s, .ks = 1 };
 	char status[256] = "ok", why[200];
 	const size_t nc = (size_t)s->m * s->n + SLACK;
 	int rc;
@@ -519,11 +539,25 @@ static const struct gp_param tsm2r_params[] = {
 	{ "m", GP_PARAM_INT, 1, 65536, NULL, "10240 15360 20480 25600 30720", "rows of A and C" },
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
-	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 cublas", "v0 v1 v2 v3 cublas", "ladder step or cublas" },
+	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 cublas", "v0 v1 v2 v3 v4 cublas",
+	  "ladder step (v4: V3 + split-k, beyond the paper) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 1, 32, NULL, "16", "A elements per thread per step" },
+#if GP_MAX_PARAMS > 8 /* harness/experiment.h held 8 when V4 came: until it holds 9, V4 is automatic */
+	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
+	  "v4: k slices (0: fewest that fill the GPU; at most one per t1-long B tile); other kernels run at 0, 1" },
+#endif
 };
+
+/* The point's value of an integer parameter the table may lack (ksplit, see above), else dflt. */
+static long point_int_or(const struct gp_point *pt, const char *name, long dflt)
+{
+	for (size_t i = 0; i < pt->nparams; i++)
+		if (!strcmp(pt->params[i].name, name))
+			return pt->num[i];
+	return dflt;
+}
 
 static int tsm2r_measure(struct gp_run *run, const struct gp_point *pt, struct gp_table *t)
 {
@@ -534,6 +568,13 @@ static int tsm2r_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	if (tsm2_kind_parse(gp_point_str(pt, "kernel"), &s.kind))
 		return GP_EFAIL;
 	s.k = s.m / (int)gp_point_int(pt, "kdiv");
+	s.ksplit = (int)point_int_or(pt, "ksplit", 0);
+	if (s.kind != TSM2_V4) {
+		/* ksplit means nothing to them: no row per swept value above 1 */
+		if (s.ksplit > 1)
+			return 0;
+		s.ksplit = 0;
+	}
 	s.t2 = t2_auto((int)gp_point_int(pt, "t2"), s.n);
 	if (s.kind == TSM2_V0 || s.kind == TSM2_V1)
 		s.t3 = s.kind == TSM2_V1 ? 1 : 0;
@@ -714,7 +755,7 @@ static void ladder_report(FILE *md, const struct gp_table *t, const struct gp_ta
 
 static void tsm2r_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const k[] = { "v0", "v1", "v2", "v3" };
+	static const char *const k[] = { "v0", "v1", "v2", "v3", "v4" };
 	ladder_report(md, t, ref, "tsm2r", k, GP_ARRAY_SIZE(k), 16);
 }
 

@@ -3,8 +3,15 @@
  *
  * The ladder V0 (inner product) -> V1 (outer product, t2 C registers) -> V2 (+ B tile t1 x t2 in
  * shared memory, column-major so stores are conflict-free and compute reads broadcast) -> V3 (+ the
- * next A chunk of t3 and the next B tile prefetched into registers), and TSM2L Opt1 (V3 per row
- * tile, m / tcf threads) and Opt2 (row tiles interleaved under one B tile, C read-modify-written).
+ * next A chunk of t3 and the next B tile prefetched into registers) -> V4 (not in the paper: a
+ * Hopper step, V3 + split-k), and TSM2L Opt1 (V3 per row tile, m / tcf threads) and Opt2 (row
+ * tiles interleaved under one B tile, C read-modify-written).
+ * V4 exists because one thread per row gives m / t1 blocks, 80 at m = 10240: on 132 SMs that holds
+ * a fraction of the threads needed to keep HBM busy (V3 measured 33 % of the read rate there,
+ * cuBLAS fills the GPU by splitting k). V4's grid is (row blocks, ks): block y runs V3's loop over
+ * its slice of whole B tiles (tsm2_slice_begin) and adds its partial C fragment with atomicAdd
+ * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
+ * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits.
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Every size works:
  * rows past m load row m - 1 and never store, k and n tails load 0 (bench/tsm2.h maps, walked on
@@ -229,13 +236,16 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
 /* ------------------------------------------------------------------ V3: prefetching (Algorithm 4) */
 
 /* One panel of one row tile (Algorithm 4 lines 9-29): B tile j + t1 and A chunk l + t3 are loaded
- * into registers while the current ones are used. */
+ * into registers while the current ones are used. The caller stores acc: V3 writes it, V4 adds it
+ * (V4 passes its slice as a k-column problem of its own, A and B offset, so loads past the slice
+ * give 0 and never read the neighbour's k). */
 template <typename T, int T2, int T3>
-__device__ __forceinline__ void v3_panel(TSM2_ARGS(T), T *sB, int row, int p)
+__device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, const T *__restrict__ A, int lda,
+					 const T *__restrict__ B, int ldb, T *sB, int row, int p)
 {
 	const int t1 = blockDim.x, tid = threadIdx.x;
 	const long lr = tsm2_load_row(row, m);
-	T acc[T2], nb[T2], ca[T3], na[T3];
+	T nb[T2], ca[T3], na[T3];
 
 #pragma unroll
 	for (int c = 0; c < T2; c++)
@@ -265,7 +275,6 @@ __device__ __forceinline__ void v3_panel(TSM2_ARGS(T), T *sB, int row, int p)
 			for (int c = 0; c < T2; c++)
 				sB[c * t1 + tid] = nb[c];
 	}
-	store_c<T, T2>(C, acc, row, p, m, n, ldc);
 }
 
 template <typename T, int T2, int T3> __device__ void tsm2_v3(TSM2_ARGS(T))
@@ -274,8 +283,48 @@ template <typename T, int T2, int T3> __device__ void tsm2_v3(TSM2_ARGS(T))
 	T *sB = reinterpret_cast<T *>(smem_raw);
 	const int row = blockIdx.x * blockDim.x + threadIdx.x;
 
-	for (int p = 0; p < n; p += T2)
-		v3_panel<T, T2, T3>(m, k, n, A, lda, B, ldb, C, ldc, sB, row, p);
+	for (int p = 0; p < n; p += T2) {
+		T acc[T2];
+		v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, row, p);
+		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+	}
+}
+
+/* ------------------------------------------------------------------ V4: V3 + split-k (beyond the paper) */
+
+/* C[row, p ..] += acc: RED instructions (the result is unused), resolved in L2. */
+template <typename T, int T2>
+__device__ __forceinline__ void add_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
+{
+	if (row >= m)
+		return;
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		if (p + c < n)
+			atomicAdd(C + row + (long)(p + c) * ldc, acc[c]);
+}
+
+/* Block (x, y): rows x t1 .., k slice y of gridDim.y, run as V3 on A[:, k0:k1) B[k0:k1, :]. Each
+ * thread still carries t2 sums per panel (A read once per panel, as V3), but ks times as many
+ * threads are in flight; the price is ks atomic adds per C element and the memset, small beside A
+ * when k / ks >> 1. Offsetting the pointers rather than starting the loops at k0 is what keeps
+ * V3's register count (sm_90: double t2 2 t3 16 took 178 registers with k0 in the loops, 102
+ * offset; V3 96). */
+template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
+{
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int row = blockIdx.x * blockDim.x + threadIdx.x;
+	const int k0 = tsm2_slice_begin(blockIdx.y, gridDim.y, k, blockDim.x);
+	const int k1 = tsm2_slice_begin(blockIdx.y + 1, gridDim.y, k, blockDim.x);
+
+	if (k0 >= k1) /* block-uniform: only when asked for more slices than tiles (the host clamps) */
+		return;
+	for (int p = 0; p < n; p += T2) {
+		T acc[T2];
+		v3_panel<T, T2, T3>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row, p);
+		add_c<T, T2>(C, acc, row, p, m, n, ldc);
+	}
 }
 
 /* ------------------------------------------------------------------ TSM2L Opt1 (Algorithm 6) */
@@ -289,8 +338,11 @@ template <typename T, int T2, int T3> __device__ void tsm2_l1(TSM2_ARGS(T))
 	const int t1 = blockDim.x;
 
 	for (long rb = (long)blockIdx.x * t1; rb < m; rb += (long)gridDim.x * t1)
-		for (int p = 0; p < n; p += T2)
-			v3_panel<T, T2, T3>(m, k, n, A, lda, B, ldb, C, ldc, sB, (int)rb + threadIdx.x, p);
+		for (int p = 0; p < n; p += T2) {
+			T acc[T2];
+			v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, (int)rb + threadIdx.x, p);
+			store_c<T, T2>(C, acc, (int)rb + threadIdx.x, p, m, n, ldc);
+		}
 }
 
 /* ------------------------------------------------------------------ TSM2L Opt2 (Algorithm 7) */
@@ -369,9 +421,10 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 	{                                                                                          \
 		tsm2_##kind<T, t2, t3>(m, k, n, A, lda, B, ldb, C, ldc);                           \
 	}
-/* The compiled grid (tsm2_compiled() in bench/tsm2_model.c lists the same): V2 t2 2..32 with
+/* The compiled grid (compiled() in bench/tsm2_model.c lists the same): V2 t2 2..32 with
  * t3 4, 16; V3 t2 2..32 x t3 4..32 (double drops t2 + t3 > 40: C, nextB, currA and nextA would
- * not fit 255 registers); TSM2L t2, t3 2..16. Kept small: every instance costs compile time x 6. */
+ * not fit 255 registers); V4 V3's main grid, t2 2..16 x t3 4..16 and t2 32 x t3 4, 8 (no t3 = 32
+ * corners); TSM2L t2, t3 2..16. Kept small: every instance costs compile time x 6. */
 #define R_T3(X, kind, s, T, t2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
 #define L_T3(X, kind, s, T, t2) X(kind, s, T, t2, 2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
 #define V2_GRID(s, T) I_K(v2, s, T, 2, 4) I_K(v2, s, T, 4, 4) I_K(v2, s, T, 8, 4) I_K(v2, s, T, 16, 4) \
@@ -379,6 +432,8 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define V3_GRID(s, T) R_T3(I_K, v3, s, T, 2) R_T3(I_K, v3, s, T, 4) R_T3(I_K, v3, s, T, 8) \
 	R_T3(I_K, v3, s, T, 16) I_K(v3, s, T, 32, 4) I_K(v3, s, T, 32, 8) \
 	I_K(v3, s, T, 2, 32) I_K(v3, s, T, 4, 32) I_K(v3, s, T, 8, 32)
+#define V4_GRID(s, T) R_T3(I_K, v4, s, T, 2) R_T3(I_K, v4, s, T, 4) R_T3(I_K, v4, s, T, 8) \
+	R_T3(I_K, v4, s, T, 16) I_K(v4, s, T, 32, 4) I_K(v4, s, T, 32, 8)
 #define L_GRID(kind, s, T) L_T3(I_K, kind, s, T, 2) L_T3(I_K, kind, s, T, 4) L_T3(I_K, kind, s, T, 8) \
 	L_T3(I_K, kind, s, T, 16)
 
@@ -389,5 +444,6 @@ I_V1(d, double, 2) I_V1(d, double, 4) I_V1(d, double, 8) I_V1(d, double, 16) I_V
 V2_GRID(f, float) V2_GRID(d, double)
 V3_GRID(f, float) V3_GRID(d, double)
 I_K(v3, f, float, 16, 32) I_K(v3, f, float, 32, 16) I_K(v3, f, float, 32, 32)
+V4_GRID(f, float) V4_GRID(d, double)
 L_GRID(l1, f, float) L_GRID(l1, d, double)
 L_GRID(l2, f, float) L_GRID(l2, d, double)

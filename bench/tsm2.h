@@ -1,10 +1,11 @@
 /* tsm2.h — TSM2X (seed 004): tiling maps shared by the kernels and the host, and the model.
  *
- * The inline maps below (row tiles, B tiles, A chunks, column panels, input hashes) are compiled
- * into the kernels of bench/tsm2.cu and walked on the host by tests/test_tsm2.c, so the coverage
- * test checks the index arithmetic the GPU actually runs. The model (M401-M407, bench/tsm2_model.c)
- * is pure arithmetic on a struct of device figures that the experiment fills from the device's
- * attributes and its own short measurements (clock, streaming read bandwidth, memory latency). */
+ * The inline maps below (row tiles, B tiles, V4's k slices, A chunks, column panels, input hashes)
+ * are compiled into the kernels of bench/tsm2.cu and walked on the host by tests/test_tsm2.c, so
+ * the coverage test checks the index arithmetic the GPU actually runs. The model (M401-M407,
+ * bench/tsm2_model.c) is pure arithmetic on a struct of device figures that the experiment fills
+ * from the device's attributes and its own short measurements (clock, streaming read bandwidth,
+ * memory latency). */
 #ifndef GP_TSM2_H
 #define GP_TSM2_H
 
@@ -43,6 +44,22 @@ TSM2_HD int tsm2_blocks(int m, int t1, int tcf)
 	return b < 1 ? 1 : (int)b;
 }
 
+/* B tiles (t1-long k ranges) of the whole k: the most slices a split-k launch can use. */
+TSM2_HD int tsm2_k_tiles(int k, int t1)
+{
+	return t1 < 1 || k < 1 ? 1 : (int)(((long)k + t1 - 1) / t1);
+}
+
+/* V4 (split-k) slice s of ks: k range [begin(s), begin(s + 1)). Slices are whole B tiles, dealt
+ * out evenly (sizes differ by at most one tile), so every tile starts at a multiple of t1 as in
+ * V3 and only the last slice can end at a k that is not one; with ks <= tsm2_k_tiles() none is
+ * empty, and begin(ks) = k. The kernel derives its range from blockIdx.y / gridDim.y with it. */
+TSM2_HD int tsm2_slice_begin(int s, int ks, int k, int t1)
+{
+	const long tiles = tsm2_k_tiles(k, t1), at = (long)s * tiles / (ks > 0 ? ks : 1) * t1;
+	return at < k ? (int)at : k;
+}
+
 /* Uniform in [-1, 1), exact in float (24 bits), from (seed, index): the device fills A and B with
  * it and the host recomputes any entry for the reference check without holding the matrices. */
 TSM2_HD double tsm2_uniform(uint64_t seed, uint64_t i)
@@ -63,6 +80,7 @@ enum tsm2_kind {
 	TSM2_V1,     /* Algorithm 2: outer product, t2 C registers, B from global */
 	TSM2_V2,     /* Algorithm 3: + B tile (t1 x t2) in shared memory */
 	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
+	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
 	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
 	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
 	TSM2_CUBLAS, /* the baseline */
@@ -75,8 +93,15 @@ const char *tsm2_kind_name(enum tsm2_kind kind);
 /* 0 if (kind, t1, t2, t3, tcf) is launchable for m x k x n, else -1 and why. */
 int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
 		  size_t len);
-/* Dynamic shared memory of a launch: t1 x t2 x elem for V2/V3/L1/L2, else 0. */
+/* Dynamic shared memory of a launch: t1 x t2 x elem for V2/V3/V4/L1/L2, else 0. */
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem);
+
+/* V4's number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
+ * ksplit = 0: the fewest that fill the GPU, ceil(sms x blocks_per_sm / row_blocks) with
+ * blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...), clamped
+ * to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone fill it (or none is resident). */
+#define TSM2_KSPLIT_MAX 1024
+int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
 
 /* 2 m n k / t in GFLOP/s; compulsory bytes (A, B read once, C written once) and their rate. */
 double tsm2_gflops(double m, double k, double n, double ms);
@@ -100,16 +125,23 @@ double tsm2_regs_model(int t2, int t3, int elem, int fixed);
 /* M403: threads per SM: min(HW, R_SM / R_thread, S_SM / S_thread), rounded down to whole blocks of
  * t1 (within the block limit). regs: registers per thread (measured or M401). */
 int tsm2_occupancy(const struct tsm2_hw *hw, double regs, int t1, int t2, int elem);
-/* M404: Util_mem = occ x t3 x elem / (latency x PeakBand / (SMs x clock)) (bytes in flight). */
-double tsm2_util_mem(const struct tsm2_hw *hw, int occ, int t3, int elem);
+/* M403 with the grid: the threads per SM actually resident, on average over the SMs, when the
+ * launch has `threads` row-carrying threads (m for V0-V3, m x ks for V4, ~m / tcf for TSM2L):
+ * min(occ, threads / SMs). m / t1 blocks of one row per thread do not fill a large GPU (80
+ * blocks of 128 at m = 10240 on 132 SMs): Little's law counts what is in flight, not capacity. */
+double tsm2_resident(const struct tsm2_hw *hw, int occ, double threads);
+/* M404: Util_mem = occ x t3 x elem / (latency x PeakBand / (SMs x clock)) (bytes in flight);
+ * occ: resident threads per SM (tsm2_resident). */
+double tsm2_util_mem(const struct tsm2_hw *hw, double occ, int t3, int elem);
 /* M405: Util_comp = occ x t3 x t2 / (latency_comp x lanes) (FMAs in flight). */
-double tsm2_util_comp(const struct tsm2_hw *hw, int occ, int t2, int t3);
+double tsm2_util_comp(const struct tsm2_hw *hw, double occ, int t2, int t3);
 /* M406: t2_threshold = PeakPerf / PeakBand x elem. */
 double tsm2_t2_threshold(const struct tsm2_hw *hw, int elem);
 /* Algorithm 5's objective for one (t2, t3): memory time (n <= threshold or t2 below it) or
- * compute time, in seconds; utilisations are capped at 1. */
+ * compute time, in seconds; utilisations are capped at 1. threads: the launch's row-carrying
+ * threads as for tsm2_resident (m for V3; m x ks for V4). */
 double tsm2_model_time(const struct tsm2_hw *hw, double m, double k, double n, int t1, int t2, int t3, int elem,
-		       double regs);
+		       double regs, double threads);
 
 /* A parameter choice and its cost. */
 struct tsm2_choice {

@@ -1,11 +1,15 @@
 /* tsm2_model.c — TSM2X's kernel table and performance model (seed 004 Sections 3.1.8-3.1.9).
  *
  * Pure arithmetic: which (kind, t2, t3) instances bench/tsm2.cu compiles, launch checks, rates,
- * and the model M401-M407 on a struct tsm2_hw the experiment fills with the device's attributes
- * and the run's own measurements (clock, streaming read bandwidth, pointer-chase latency). The one
- * constant is the FMA latency (latency_comp): 4 SM clocks for FFMA and 8 for DFMA on sm_80+/sm_90
- * (the lat_ffma probe measures it; the experiment takes it as a parameter). Pitfall: the paper's
- * utilisations are ratios that exceed 1 once enough is in flight; the time objective caps them. */
+ * V4's k-slice count, and the model M401-M407 on a struct tsm2_hw the experiment fills with the
+ * device's attributes and the run's own measurements (clock, streaming read bandwidth,
+ * pointer-chase latency). The one constant is the FMA latency (latency_comp): 4 SM clocks for
+ * FFMA and 8 for DFMA on sm_80+/sm_90 (the lat_ffma probe measures it; the experiment takes it as
+ * a parameter). The occupancy the utilisations use is what the grid actually puts on the SMs,
+ * min(capacity, threads / SMs): on the paper's GPUs m / t1 blocks filled the machine, on 132 SMs
+ * they do not (the H100 measured V3 at 33 % of HBM at m = 10240 where capacity alone said 100 %).
+ * Pitfall: the paper's utilisations are ratios that exceed 1 once enough is in flight; the time
+ * objective caps them. */
 #include "gp.h"
 #include "sgemm.h"
 #include "tsm2.h"
@@ -17,7 +21,7 @@
 const int tsm2_t2_values[] = { 2, 4, 8, 16, 32, 0 };
 const int tsm2_t3_values[] = { 2, 4, 8, 16, 32, 0 };
 
-static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "l1", "l2", "cublas" };
+static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "l1", "l2", "cublas" };
 
 const char *tsm2_kind_name(enum tsm2_kind kind)
 {
@@ -56,6 +60,8 @@ static int compiled(enum tsm2_kind kind, int elem, int t2, int t3)
 		if ((t2 == 32 && (t3 == 4 || t3 == 8)) || (t3 == 32 && pow2_in(t2, 2, 8)))
 			return 1;
 		return elem == 4 && ((t2 == 16 && t3 == 32) || (t2 == 32 && t3 == 16) || (t2 == 32 && t3 == 32));
+	case TSM2_V4: /* V3's main grid; the t3 = 32 corners are left out to bound compile time */
+		return (pow2_in(t2, 2, 16) && pow2_in(t3, 4, 16)) || (t2 == 32 && (t3 == 4 || t3 == 8));
 	case TSM2_L1:
 	case TSM2_L2:
 		return pow2_in(t2, 2, 16) && pow2_in(t3, 2, 16);
@@ -109,13 +115,25 @@ int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, in
 		snprintf(why, len, "tcf = %d < 1", tcf);
 		return -1;
 	}
-	if (kind == TSM2_V2 || kind == TSM2_V3 || kind == TSM2_V1) {
+	if (kind == TSM2_V2 || kind == TSM2_V3 || kind == TSM2_V4 || kind == TSM2_V1) {
 		if (t2 > 2 * n && t2 > 2) {
 			snprintf(why, len, "t2 = %d > 2 n: columns computed for nothing", t2);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)
+{
+	const long tiles = tsm2_k_tiles(k, t1), cap = tiles < TSM2_KSPLIT_MAX ? tiles : TSM2_KSPLIT_MAX;
+	long ks = ksplit;
+
+	if (ks <= 0) {
+		const long want = (long)sms * blocks_per_sm; /* resident blocks the GPU holds at once */
+		ks = row_blocks > 0 && want > row_blocks ? (want + row_blocks - 1) / row_blocks : 1;
+	}
+	return (int)(ks < cap ? ks : cap);
 }
 
 double tsm2_gflops(double m, double k, double n, double ms)
@@ -168,17 +186,23 @@ int tsm2_occupancy(const struct tsm2_hw *hw, double regs, int t1, int t2, int el
 	return blocks > 0 ? (int)(blocks * t1) : 0;
 }
 
-double tsm2_util_mem(const struct tsm2_hw *hw, int occ, int t3, int elem)
+double tsm2_resident(const struct tsm2_hw *hw, int occ, double threads)
+{
+	const double per_sm = hw->sms > 0 ? threads / hw->sms : 0;
+	return per_sm < occ ? per_sm : occ;
+}
+
+double tsm2_util_mem(const struct tsm2_hw *hw, double occ, int t3, int elem)
 {
 	const double per_clk = hw->band_Bps / (hw->sms * hw->clock_hz); /* bytes per SM clock per SM */
 	const double need = hw->lat_mem_clk * per_clk;                   /* Little's law */
-	return need > 0 ? (double)occ * t3 * elem / need : NAN;
+	return need > 0 ? occ * t3 * elem / need : NAN;
 }
 
-double tsm2_util_comp(const struct tsm2_hw *hw, int occ, int t2, int t3)
+double tsm2_util_comp(const struct tsm2_hw *hw, double occ, int t2, int t3)
 {
 	const double need = hw->lat_comp_clk * hw->lanes; /* FMAs in flight per SM */
-	return need > 0 ? (double)occ * t3 * t2 / need : NAN;
+	return need > 0 ? occ * t3 * t2 / need : NAN;
 }
 
 double tsm2_t2_threshold(const struct tsm2_hw *hw, int elem)
@@ -187,14 +211,14 @@ double tsm2_t2_threshold(const struct tsm2_hw *hw, int elem)
 }
 
 double tsm2_model_time(const struct tsm2_hw *hw, double m, double k, double n, int t1, int t2, int t3, int elem,
-		       double regs)
+		       double regs, double threads)
 {
-	const int occ = tsm2_occupancy(hw, regs, t1, t2, elem);
+	const double occ = tsm2_resident(hw, tsm2_occupancy(hw, regs, t1, t2, elem), threads);
 	const double thr = tsm2_t2_threshold(hw, elem);
 	const double passes = ceil(n / t2); /* A is read once per column panel */
 	double um, uc;
 
-	if (occ <= 0 || t2 < 1 || t3 < 1)
+	if (!(occ > 0) || t2 < 1 || t3 < 1)
 		return INFINITY;
 	um = fmin(1.0, tsm2_util_mem(hw, occ, t3, elem));
 	uc = fmin(1.0, tsm2_util_comp(hw, occ, t2, t3));
@@ -242,7 +266,7 @@ static double model_cost(void *ctx, int t1, int t2, int t3)
 	if (!compiled(TSM2_V3, c->elem, t2, t3) || t2 > c->n || t1 % t3)
 		return NAN;
 	return tsm2_model_time(c->hw, c->m, c->k, c->n, t1, t2, t3, c->elem,
-			       tsm2_regs_model(t2, t3, c->elem, TSM2_REGS_FIXED));
+			       tsm2_regs_model(t2, t3, c->elem, TSM2_REGS_FIXED), c->m);
 }
 
 int tsm2_model_choose(const struct tsm2_hw *hw, double m, double k, double n, int t1, int elem, struct tsm2_choice *out)

@@ -13,7 +13,7 @@
 #include "device.h"
 #include "table.h"
 
-#define GP_MAX_PARAMS 8
+#define GP_MAX_PARAMS 9
 
 enum gp_param_kind { GP_PARAM_INT, GP_PARAM_NAME };
 

@@ -1,9 +1,11 @@
 /* test_gpu_tsm2.c — TSM2X on a GPU: every kernel correct against cuBLAS.
  *
- * Runs tsm2r (V0-V3, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf)
+ * Runs tsm2r (V0-V4, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf)
  * through their measure() on small sizes and on sizes that are not tile multiples (m, k, n odd,
  * k < t1, n < t2). The experiment poisons C with NaN before the checked run, puts NaN slack after
- * every matrix and holds the relative Frobenius error to 64 u sqrt(k). Skips without GPU/cuBLAS. */
+ * every matrix and holds the relative Frobenius error to 64 u sqrt(k). V4 (split-k) also over
+ * ksplit: automatic (fills the GPU or runs out of tiles), 1 (V3's bits), 3, and more slices than
+ * tiles (clamped). Skips without GPU/cuBLAS. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +61,7 @@ static void check_rows(const struct gp_table *t)
 static void test_tsm2r_small(void **state)
 {
 	static const char *const set[] = { "precision", "single double", "m", "512", "kdiv", "1", "n", "2 4 16",
-					   "kernel", "v0 v1 v2 v3 cublas", "t1", "128", "t2", "0", "t3", "4 16" };
+					   "kernel", "v0 v1 v2 v3 v4 cublas", "t1", "128", "t2", "0", "t3", "4 16" };
 	struct gp_table *t;
 
 	NEED_GPU();
@@ -71,7 +73,7 @@ static void test_tsm2r_small(void **state)
 static void test_tsm2r_odd_sizes(void **state)
 {
 	static const char *const set[] = { "precision", "single double", "m", "333 1001", "kdiv", "1 7", "n", "1 3 5 17",
-					   "kernel", "v1 v2 v3", "t1", "64 256", "t2", "0", "t3", "4" };
+					   "kernel", "v1 v2 v3 v4", "t1", "64 256", "t2", "0", "t3", "4" };
 	struct gp_table *t;
 
 	NEED_GPU();
@@ -83,7 +85,7 @@ static void test_tsm2r_odd_sizes(void **state)
 static void test_tsm2r_grid(void **state)
 {
 	static const char *const set[] = { "precision", "single double", "m", "777", "kdiv", "1", "n", "40",
-					   "kernel", "v3", "t1", "128", "t2", "2 8 32", "t3", "4 8 32" };
+					   "kernel", "v3 v4", "t1", "128", "t2", "2 8 32", "t3", "4 8 32" };
 	struct gp_table *t;
 
 	NEED_GPU();
@@ -91,9 +93,114 @@ static void test_tsm2r_grid(void **state)
 	for (size_t r = 0; r < t->nrows; r++) { /* uncompiled (t2, t3) pairs decline, the rest are right */
 		const char *st = gp_table_get(t, r, "status");
 		if (strcmp(st, "ok") && strncmp(st, "n/a: t2", 7))
-			fail_msg("v3 t2 %s t3 %s: %s", gp_table_get(t, r, "t2"), gp_table_get(t, r, "t3"), st);
+			fail_msg("%s t2 %s t3 %s: %s", gp_table_get(t, r, "kernel"), gp_table_get(t, r, "t2"),
+				 gp_table_get(t, r, "t3"), st);
 	}
 	gp_table_free(t);
+}
+
+static double col(const struct gp_table *t, size_t r, const char *c)
+{
+	double v = NAN;
+	assert_int_equal(gp_table_get_double(t, r, c, &v), 0);
+	return v;
+}
+
+/* V4 with the slice count chosen: every row right, and the count follows the rule: the row blocks
+ * x slices hold at least what the GPU keeps resident, unless there is one slice per B tile. m = 512
+ * is 4 row blocks of 128, so the rule splits k here. */
+static void test_tsm2r_v4_auto(void **state)
+{
+	static const char *const set[] = { "precision", "single double", "m", "512 1001 4096", "kdiv", "1 7",
+					   "n", "1 5 16", "kernel", "v4", "t1", "64 128", "t2", "0", "t3", "4 16" };
+	struct gp_table *t;
+	int split = 0;
+
+	NEED_GPU();
+	t = measure("tsm2r", set, GP_ARRAY_SIZE(set));
+	check_rows(t);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double ks = col(t, r, "ksplit"), tiles = ceil(col(t, r, "k") / col(t, r, "t1"));
+		const double resident = dev.sms * col(t, r, "active_threads_per_sm");
+		assert_true(ks >= 1 && ks <= tiles);
+		if (ks < tiles)
+			assert_true(col(t, r, "blocks") * col(t, r, "threads_per_block") >= resident);
+		if (ks > 1)
+			assert_true(col(t, r, "blocks") / ks * (ks - 1) * col(t, r, "threads_per_block") < resident);
+		split += ks > 1;
+	}
+	assert_true(split > 0);
+	gp_table_free(t);
+}
+
+static int has_param(const char *exp, const char *name)
+{
+	const struct gp_experiment *e = gp_experiment_find(exp);
+	for (size_t i = 0; e && i < e->impl->nparams; i++)
+		if (!strcmp(e->impl->params[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* The row of `kernel` at row r's point (precision, m, k, n, t1, t2, t3). */
+static size_t same_point(const struct gp_table *t, size_t r, const char *kernel)
+{
+	static const char *const keys[] = { "precision", "m", "k", "n", "t1", "t2", "t3" };
+	for (size_t q = 0; q < t->nrows; q++) {
+		size_t i = 0;
+		if (strcmp(gp_table_get(t, q, "kernel"), kernel))
+			continue;
+		while (i < GP_ARRAY_SIZE(keys) && !strcmp(gp_table_get(t, q, keys[i]), gp_table_get(t, r, keys[i])))
+			i++;
+		if (i == GP_ARRAY_SIZE(keys))
+			return q;
+	}
+	fail_msg("no %s row for row %zu", kernel, r);
+	return 0;
+}
+
+/* ksplit 1 must give V3's bits (same sums in the same order, added to a zeroed C): the same
+ * relative error against cuBLAS; 3 slices and 3 asked of a k with fewer tiles (clamped) are right. */
+static void test_tsm2r_v4_ksplit(void **state)
+{
+	static const char *const base[] = { "precision", "single double", "m", "333 1001", "kdiv", "1 7", "n", "3 17",
+					    "kernel", "v3 v4", "t1", "64 128", "t2", "0", "t3", "4" };
+	const char *set[GP_ARRAY_SIZE(base) + 2];
+	struct gp_table *t;
+	int clamped = 0;
+
+	NEED_GPU();
+	if (!has_param("tsm2r", "ksplit")) {
+		print_message("skipped: tsm2r has no ksplit parameter (GP_MAX_PARAMS = %d < 9)\n", GP_MAX_PARAMS);
+		skip();
+	}
+	memcpy(set, base, sizeof base);
+	set[GP_ARRAY_SIZE(base)] = "ksplit";
+	for (int pass = 0; pass < 2; pass++) {
+		set[GP_ARRAY_SIZE(base) + 1] = pass ? "3" : "1";
+		t = measure("tsm2r", set, GP_ARRAY_SIZE(set));
+		check_rows(t);
+		for (size_t r = 0; r < t->nrows; r++) {
+			const double tiles = ceil(col(t, r, "k") / col(t, r, "t1"));
+			size_t v3;
+			if (strcmp(gp_table_get(t, r, "kernel"), "v4")) {
+				assert_true(col(t, r, "ksplit") == 1);
+				continue;
+			}
+			assert_true(col(t, r, "ksplit") == (pass ? fmin(3, tiles) : 1));
+			clamped += pass && tiles < 3;
+			if (pass)
+				continue;
+			v3 = same_point(t, r, "v3");
+			if (col(t, r, "rel_err") != col(t, v3, "rel_err"))
+				fail_msg("v4 ksplit 1 differs from v3 (%s m %s k %s n %s t1 %s): %g vs %g",
+					 gp_table_get(t, r, "precision"), gp_table_get(t, r, "m"),
+					 gp_table_get(t, r, "k"), gp_table_get(t, r, "n"), gp_table_get(t, r, "t1"),
+					 col(t, r, "rel_err"), col(t, v3, "rel_err"));
+		}
+		gp_table_free(t);
+	}
+	assert_true(clamped > 0); /* k = 47 with t1 = 64 or 128, k = 143 with t1 = 128 */
 }
 
 static void test_tsm2l(void **state)
@@ -143,7 +250,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tsm2r_small), cmocka_unit_test(test_tsm2r_odd_sizes),
-		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
+		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
+		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

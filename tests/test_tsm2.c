@@ -4,7 +4,8 @@
  * parameter search on synthetic costs (minimum and tie-breaks), and a walk of the kernels' loops
  * (bench/tsm2.h maps, the same the kernels compile) over every block and thread on sizes that are
  * not tile multiples: each C element gets every l < k exactly once, only rows < m are stored, and
- * no load leaves A or B. */
+ * no load leaves A or B. V4 (split-k) is walked the same way over its (row block, slice) grid,
+ * and its slice count is held to its rule: fill the GPU, never more slices than B tiles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,11 +64,11 @@ static void test_model_time(void **state)
 	const struct tsm2_hw hw = h100(8);
 	const double m = 20480, k = 20480;
 	/* saturated memory: time = m k ceil(n / t2) 8 / band */
-	const double t16 = tsm2_model_time(&hw, m, k, 16, 128, 16, 16, 8, 64);
+	const double t16 = tsm2_model_time(&hw, m, k, 16, 128, 16, 16, 8, 64, m);
 	assert_float_equal(t16, m * k * 8 / 3.35e12, 1e-12);
-	assert_float_equal(tsm2_model_time(&hw, m, k, 16, 128, 8, 16, 8, 64), 2 * t16, 1e-12);
+	assert_float_equal(tsm2_model_time(&hw, m, k, 16, 128, 8, 16, 8, 64, m), 2 * t16, 1e-12);
 	/* one A element in flight per thread at low occupancy: memory under-used, slower */
-	assert_true(tsm2_model_time(&hw, m, k, 16, 128, 16, 1, 8, 255) > t16);
+	assert_true(tsm2_model_time(&hw, m, k, 16, 128, 16, 1, 8, 255, m) > t16);
 	/* n = 128 > threshold (~40 in double at 33.8 TFLOP/s / 3.35 TB/s x 8): compute branch at t2 >= threshold */
 	assert_true(tsm2_t2_threshold(&hw, 8) < 128);
 }
@@ -136,6 +138,18 @@ static void test_names_and_support(void **state)
 	assert_string_equal(name, "tsm2_l2_f_t2_4_t3_2");
 	assert_int_equal(tsm2_kind_parse("l1", &k), 0);
 	assert_int_equal(k, TSM2_L1);
+	assert_int_equal(tsm2_kind_parse("v4", &k), 0);
+	assert_int_equal(k, TSM2_V4);
+	assert_string_equal(tsm2_kind_name(TSM2_CUBLAS), "cublas");
+	assert_int_equal(tsm2_kernel_name(TSM2_V4, 4, 16, 16, name, sizeof name), 0);
+	assert_string_equal(name, "tsm2_v4_f_t2_16_t3_16");
+	assert_int_equal(tsm2_kernel_name(TSM2_V4, 8, 32, 8, name, sizeof name), 0);
+	assert_int_equal(tsm2_kernel_name(TSM2_V4, 4, 32, 16, name, sizeof name), -1); /* V3 has it, V4 not */
+	assert_int_equal(tsm2_kernel_name(TSM2_V4, 4, 8, 32, name, sizeof name), -1);
+	assert_int_equal(tsm2_supports(TSM2_V4, 4, 100, 100, 4, 128, 4, 4, 1, why, sizeof why), 0);
+	assert_int_equal(tsm2_supports(TSM2_V4, 4, 100, 100, 4, 100, 4, 16, 1, why, sizeof why), -1); /* t1 % 32 */
+	assert_int_equal(tsm2_supports(TSM2_V4, 8, 100, 100, 2, 128, 16, 4, 1, why, sizeof why), -1); /* t2 > 2 n */
+	assert_int_equal(tsm2_smem_bytes(TSM2_V4, 128, 16, 4), 8192);
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 96, 3, 4, 1, why, sizeof why), -1); /* t2 = 3 not compiled */
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 100, 4, 4, 1, why, sizeof why), -1);
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 128, 4, 4, 1, why, sizeof why), 0);
@@ -149,39 +163,194 @@ static void test_names_and_support(void **state)
 	assert_float_equal(tsm2_bytes(10, 20, 2, 8), (200 + 40 + 20) * 8, 1e-12);
 }
 
-/* The V3 / Opt1 / Opt2 loop structure on the host: counts[row * n + col] += 1 for every (l, c) a
- * thread multiplies with both A and B entries inside the matrices. */
-static void walk(int kind, int m, int k, int n, int t1, int t2, int t3, int tcf)
+extern const unsigned char gp_image_bench_tsm2[];
+
+/* The instance lists at the end of bench/tsm2.cu and compiled() in bench/tsm2_model.c agree: every
+ * name the host would ask the module for is a symbol of the embedded fatbin (an ELF string, NUL
+ * terminated), and the (t2, t3) it declines are not (V4's left-out corners among them). The fatbin
+ * header gives the image's size. */
+static int in_image(const char *name)
+{
+	const unsigned char *img = gp_image_bench_tsm2;
+	uint32_t magic;
+	uint16_t hsize;
+	uint64_t size;
+
+	memcpy(&magic, img, 4);
+	memcpy(&hsize, img + 6, 2);
+	memcpy(&size, img + 8, 8);
+	assert_int_equal(magic, 0xba55ed50u);
+	return memmem(img, hsize + size, name, strlen(name) + 1) != NULL;
+}
+
+static void test_instances_in_image(void **state)
+{
+	char name[64], want[64];
+	int v4 = 0;
+
+	for (int e = 4; e <= 8; e += 4) {
+		assert_int_equal(tsm2_kernel_name(TSM2_V0, e, 0, 0, name, sizeof name), 0);
+		assert_true(in_image(name));
+		for (const int *t2 = tsm2_t2_values; *t2; t2++) {
+			assert_int_equal(tsm2_kernel_name(TSM2_V1, e, *t2, 0, name, sizeof name), 0);
+			assert_true(in_image(name));
+			for (int kind = TSM2_V2; kind <= TSM2_L2; kind++)
+				for (const int *t3 = tsm2_t3_values; *t3; t3++) {
+					const int listed = !tsm2_kernel_name(kind, e, *t2, *t3, name, sizeof name);
+					snprintf(want, sizeof want, "tsm2_%s_%c_t2_%d_t3_%d", tsm2_kind_name(kind),
+						 e == 8 ? 'd' : 'f', *t2, *t3);
+					if (listed)
+						assert_string_equal(name, want);
+					if (in_image(want) != listed)
+						fail_msg("%s: listed %d, in the image %d", want, listed, !listed);
+					v4 += listed && kind == TSM2_V4;
+				}
+		}
+	}
+	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
+}
+
+/* M403 with the grid. The H100 measured V3 float (t2 = t3 = 16, 128 registers, 512 threads/SM)
+ * at 33 % of the HBM read rate at m = 10240 and 80 % at 30720; capacity alone predicted 100 % for
+ * both. 10240 rows are 77.6 threads per SM: Little's law then says 4966 of the 7691 bytes in
+ * flight that the bandwidth needs, 65 %. */
+static void test_model_grid(void **state)
+{
+	const struct tsm2_hw hw = h100(4);
+	const double need = 600 * 3.35e12 / (132 * 1.98e9), full = 10240.0 * 10240 * 4 / 3.35e12;
+	const int cap = tsm2_occupancy(&hw, 128, 128, 16, 4);
+	double t, ks7;
+
+	assert_int_equal(cap, 512);
+	assert_float_equal(tsm2_resident(&hw, cap, 10240), 10240.0 / 132, 1e-12);
+	assert_float_equal(tsm2_resident(&hw, cap, 30720 * 3), 512, 1e-12); /* the grid exceeds capacity */
+	assert_float_equal(tsm2_resident(&hw, 0, 10240), 0, 1e-12);
+	t = tsm2_model_time(&hw, 10240, 10240, 16, 128, 16, 16, 4, 128, 10240);
+	assert_float_equal(t, full / (10240.0 / 132 * 16 * 4 / need), 1e-12);
+	assert_true(full / t < 0.7); /* not the 100 % the capacity-only model said */
+	/* m = 30720: 232.7 threads per SM, 14894 bytes in flight: saturated */
+	assert_float_equal(tsm2_model_time(&hw, 30720, 30720, 16, 128, 16, 16, 4, 128, 30720),
+			   30720.0 * 30720 * 4 / 3.35e12, 1e-12);
+	/* V4 at m = 10240 with the 7 slices that fill the GPU: 543 threads per SM, capped at 512 */
+	ks7 = tsm2_model_time(&hw, 10240, 10240, 16, 128, 16, 16, 4, 128, 10240.0 * 7);
+	assert_float_equal(ks7, full, 1e-12);
+	/* compute utilisation falls with the grid too: 8 blocks per SM of capacity, 8 threads resident */
+	assert_float_equal(tsm2_util_comp(&hw, tsm2_resident(&hw, 1024, 132 * 8), 32, 4), 8.0 * 32 * 4 / (4 * 128),
+			   1e-12);
+}
+
+/* V4's slice count: the rule's arithmetic on H100 figures (132 SMs, 4 resident blocks of 128). */
+static void test_ksplit_choose(void **state)
+{
+	const int sms = 132, bps = 4;
+
+	/* m = 10240: 80 row blocks, 528 resident: 7 slices (560 blocks), 6 would leave 48 empty */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 80, 10240, 128), 7);
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 240, 30720, 128), 3); /* m = 30720 */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 528, 67584, 128), 1); /* rows fill it exactly */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 600, 76800, 128), 1);
+	assert_int_equal(tsm2_ksplit_choose(0, sms, 0, 80, 10240, 128), 1);    /* nothing resident */
+	/* never more slices than t1-long B tiles: k = 300 has 3, k = 1 has 1 */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 3, 300, 128), 3);
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 3, 1, 128), 1);
+	assert_int_equal(tsm2_ksplit_choose(0, sms, 16, 1, 1 << 24, 32), TSM2_KSPLIT_MAX);
+	/* asked for: kept, or clamped to the tiles */
+	assert_int_equal(tsm2_ksplit_choose(3, sms, bps, 80, 10240, 128), 3);
+	assert_int_equal(tsm2_ksplit_choose(1, sms, bps, 1, 10240, 128), 1);
+	assert_int_equal(tsm2_ksplit_choose(1000, sms, bps, 80, 10240, 128), 80);
+	assert_int_equal(tsm2_ksplit_choose(3, sms, bps, 3, 47, 64), 1);
+	/* the rule over a range: the fewest slices that fill, unless the tiles run out */
+	for (int rb = 1; rb <= 700; rb += 7)
+		for (int k = 1; k <= 5000; k += 331) {
+			const int ks = tsm2_ksplit_choose(0, sms, bps, rb, k, 128), tiles = tsm2_k_tiles(k, 128);
+			assert_true(ks >= 1 && ks <= tiles);
+			if (ks < tiles)
+				assert_true((long)rb * ks >= (long)sms * bps);
+			if (ks > 1)
+				assert_true((long)rb * (ks - 1) < (long)sms * bps);
+		}
+}
+
+/* Slices: whole tiles, each non-empty, sizes within one tile of each other, covering [0, k). */
+static void test_slices(void **state)
+{
+	static const int ks_[] = { 1, 2, 3, 7, 64, 80 }, k_[] = { 1, 31, 128, 129, 1000, 10240 };
+	static const int t1_[] = { 32, 128, 1024 };
+
+	for (size_t a = 0; a < GP_ARRAY_SIZE(k_); a++)
+		for (size_t b = 0; b < GP_ARRAY_SIZE(t1_); b++)
+			for (size_t c = 0; c < GP_ARRAY_SIZE(ks_); c++) {
+				const int k = k_[a], t1 = t1_[b], tiles = tsm2_k_tiles(k, t1);
+				const int ks = ks_[c] < tiles ? ks_[c] : tiles;
+				int lo = k, hi = 0;
+				assert_int_equal(tsm2_slice_begin(0, ks, k, t1), 0);
+				assert_int_equal(tsm2_slice_begin(ks, ks, k, t1), k);
+				for (int s = 0; s < ks; s++) {
+					const int k0 = tsm2_slice_begin(s, ks, k, t1);
+					const int k1 = tsm2_slice_begin(s + 1, ks, k, t1);
+					assert_true(k1 > k0);
+					assert_int_equal(k0 % t1, 0);
+					assert_true(k1 == k || k1 % t1 == 0);
+					if (k1 < k) {
+						lo = k1 - k0 < lo ? k1 - k0 : lo;
+						hi = k1 - k0 > hi ? k1 - k0 : hi;
+					}
+				}
+				assert_true(hi == 0 || hi - lo <= t1);
+			}
+	assert_int_equal(tsm2_k_tiles(10240, 128), 80);
+	assert_int_equal(tsm2_k_tiles(10241, 128), 81);
+	assert_int_equal(tsm2_k_tiles(0, 128), 1);
+	/* 10 tiles in 4 slices: 2, 3, 2, 3 (floor(s x 10 / 4)) */
+	assert_int_equal(tsm2_slice_begin(1, 4, 1280, 128), 256);
+	assert_int_equal(tsm2_slice_begin(2, 4, 1280, 128), 640);
+	assert_int_equal(tsm2_slice_begin(3, 4, 1280, 128), 896);
+}
+
+/* The V3 / Opt1 / Opt2 / V4 loop structure on the host: counts[row * n + col] += 1 for every
+ * (l, c) a thread multiplies with both A and B entries inside the matrices. kind 0: V3, 1: TSM2L
+ * (tcf), 2: V4 over ks slices (blockIdx.y), each run as V3 on a k1 - k0 column problem whose A and
+ * B start at k0, partial sums added: every C element must get one add per slice (C is zeroed
+ * first, so a row left out would read 0 against cuBLAS). */
+static void walk(int kind, int m, int k, int n, int t1, int t2, int t3, int tcf, int ks)
 {
 	int *cnt = calloc((size_t)m * n, sizeof *cnt), *stores = calloc((size_t)m * n, sizeof *stores);
-	const int grid = tsm2_blocks(m, t1, kind ? tcf : 1);
+	const int grid = tsm2_blocks(m, t1, kind == 1 ? tcf : 1), slices = kind == 2 ? ks : 1;
 
 	assert_non_null(cnt);
-	for (int b = 0; b < grid; b++)
-		for (long rb = (long)b * t1; rb < m; rb += kind ? (long)grid * t1 : m + 1)
-			for (int tid = 0; tid < t1; tid++) {
-				const int row = (int)rb + tid, lr = tsm2_load_row(row, m);
-				assert_true(lr >= 0 && lr < m);
-				for (int p = 0; p < n; p += t2)
-					for (int j = 0; j < k; j += t1) {
-						const int end = tsm2_tile_end(j, t1, k);
-						assert_true(end - j <= t1);
-						for (int l = j; l < end; l += t3)
-							for (int i = 0; i < t3; i++) {
-								assert_true(l - j + i < t1); /* sB index inside the tile */
+	for (int y = 0; y < slices; y++) {
+		const int k0 = kind == 2 ? tsm2_slice_begin(y, ks, k, t1) : 0;
+		const int len = (kind == 2 ? tsm2_slice_begin(y + 1, ks, k, t1) : k) - k0; /* the panel's k */
+		assert_true(len > 0); /* the kernel's empty-slice return never fires on the host's ks */
+		for (int b = 0; b < grid; b++)
+			for (long rb = (long)b * t1; rb < m; rb += kind == 1 ? (long)grid * t1 : m + 1)
+				for (int tid = 0; tid < t1; tid++) {
+					const int row = (int)rb + tid, lr = tsm2_load_row(row, m);
+					assert_true(lr >= 0 && lr < m);
+					for (int p = 0; p < n; p += t2)
+						for (int j = 0; j < len; j += t1) {
+							const int end = tsm2_tile_end(j, t1, len);
+							assert_true(end - j <= t1);
+							for (int l = j; l < end; l += t3)
+								for (int i = 0; i < t3; i++) {
+									assert_true(l - j + i < t1); /* in the sB tile */
+									if (l + i >= len)
+										continue; /* loads 0 */
+									assert_true(k0 + l + i < k);
+									for (int c = 0; c < t2; c++)
+										if (p + c < n && row < m)
+											cnt[(size_t)row * n + p + c]++;
+								}
+							if (j + t1 >= len)
 								for (int c = 0; c < t2; c++)
-									if (l + i < k && p + c < n && row < m)
-										cnt[(size_t)row * n + p + c]++;
-							}
-						if (j + t1 >= k)
-							for (int c = 0; c < t2; c++)
-								if (row < m && p + c < n)
-									stores[(size_t)row * n + p + c]++;
-					}
-			}
+									if (row < m && p + c < n)
+										stores[(size_t)row * n + p + c]++;
+						}
+				}
+	}
 	for (size_t i = 0; i < (size_t)m * n; i++) {
 		assert_int_equal(cnt[i], k);
-		assert_int_equal(stores[i], 1);
+		assert_int_equal(stores[i], slices);
 	}
 	free(cnt);
 	free(stores);
@@ -189,13 +358,20 @@ static void walk(int kind, int m, int k, int n, int t1, int t2, int t3, int tcf)
 
 static void test_tiling_coverage(void **state)
 {
-	walk(0, 100, 37, 5, 32, 4, 8, 1);
-	walk(0, 257, 300, 16, 128, 16, 16, 1);
-	walk(0, 64, 64, 2, 64, 2, 32, 1);
-	walk(0, 129, 1, 3, 32, 2, 4, 1);
-	walk(1, 1000, 8, 8, 64, 8, 8, 4);
-	walk(1, 999, 3, 3, 32, 2, 2, 7);
-	walk(1, 5000, 16, 16, 128, 16, 16, 64);
+	walk(0, 100, 37, 5, 32, 4, 8, 1, 1);
+	walk(0, 257, 300, 16, 128, 16, 16, 1, 1);
+	walk(0, 64, 64, 2, 64, 2, 32, 1, 1);
+	walk(0, 129, 1, 3, 32, 2, 4, 1, 1);
+	walk(1, 1000, 8, 8, 64, 8, 8, 4, 1);
+	walk(1, 999, 3, 3, 32, 2, 2, 7, 1);
+	walk(1, 5000, 16, 16, 128, 16, 16, 64, 1);
+	/* V4: one slice (V3's loop), several, one per tile, a partial last tile, k < t1 */
+	walk(2, 257, 300, 16, 128, 16, 16, 1, 1);
+	walk(2, 257, 300, 16, 128, 16, 16, 1, 3);
+	walk(2, 333, 1001, 5, 64, 4, 4, 1, 7);
+	walk(2, 333, 1001, 17, 64, 16, 8, 1, tsm2_k_tiles(1001, 64));
+	walk(2, 100, 37, 3, 64, 2, 4, 1, tsm2_ksplit_choose(3, 132, 4, 2, 37, 64));
+	walk(2, 1000, 4096, 2, 128, 2, 16, 1, tsm2_ksplit_choose(0, 132, 4, 8, 4096, 128));
 }
 
 static void test_hash(void **state)
@@ -218,6 +394,8 @@ int main(void)
 		cmocka_unit_test(test_model_time),  cmocka_unit_test(test_argmin),
 		cmocka_unit_test(test_model_choose), cmocka_unit_test(test_names_and_support),
 		cmocka_unit_test(test_tiling_coverage), cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_model_grid),  cmocka_unit_test(test_ksplit_choose),
+		cmocka_unit_test(test_slices),      cmocka_unit_test(test_instances_in_image),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
