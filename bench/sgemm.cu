@@ -1061,7 +1061,8 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
  * operand x is split into big = tf32(x) (10 explicit mantissa bits, round to nearest) and
  * small = tf32(x - big) (x - big is exact in FP32), and each product is taken as
  * a_small b_big + a_big b_small + a_big b_big (a_small b_small, about 2^-22 of the product, is
- * dropped): three mma.sync.m16n8k8.tf32 per 16 x 8 x 8 tile, FP32 accumulation. Its error is
+ * dropped): three mma.sync.m16n8k8.tf32 per 16 x 8 x 8 tile, each step's sum added to an FP32
+ * accumulator with an FADD (round to nearest: see the loop). Its error is
  * checked against host double-precision dot products beside cuBLAS's own (fp64_err vs ref_err):
  * a kernel that only rounded to TF32 (2^-11) would fail that check by orders of magnitude.
  * Tiles: BM x BN x BK per block of 8 warps, warp tile WM x WN of (WM/16) x (WN/8) mma tiles,
@@ -1074,7 +1075,7 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_pipe {
  *   sB[n][BK + 8]: B as it lies in memory (k contiguous); b0, b1 are physical k 2t, 2t + 1, one
  *     LDS.64; 8 words of row padding spread a half-warp's 4 columns over all 32 banks.
  * Needs m % BM, n % BN, k % BK == 0 and lda, ldb multiples of 4 (16-byte copies). */
-template <int BM, int BN, int BK, int WM, int WN, int STAGES> struct gemm_tc3 {
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gemm_tc3 {
 	static constexpr int NWM = BM / WM, NWN = BN / WN, NTH = NWM * NWN * 32;
 	static constexpr int MT = WM / 16, NT = WN / 8;
 	static constexpr int LDA = BM + 4, LDB = BK + 8;
@@ -1084,13 +1085,14 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES> struct gemm_tc3 {
 	static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0, "warp tiles");
 	static_assert(BM * BK % (4 * NTH) == 0 && BN * BK % (4 * NTH) == 0, "copies divide evenly");
 	static_assert(BK % 8 == 0 && BM % 32 == 0 && STAGES >= 2, "k steps of 8; bank arithmetic");
+	static_assert(PS >= 1 && (BK / 8) % PS == 0, "promotion groups of PS k steps tile BK");
 
 #if __CUDA_ARCH__ >= 800
+	/* Round to nearest, ties away (cvt.rna.tf32.f32's rounding), as two integer operations on
+	 * finite inputs: cvt.rna itself compiles to about four on sm_90 (a NaN/Inf test and select). */
 	static __device__ __forceinline__ unsigned tf32(float x)
 	{
-		unsigned r;
-		asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-		return r;
+		return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
 	}
 
 	static __device__ __forceinline__ void split(float x, unsigned &big, unsigned &small)
@@ -1157,32 +1159,58 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES> struct gemm_tc3 {
 				issue(kt + STAGES - 1, (kt + STAGES - 1) % STAGES);
 			cp_commit();
 			const float *a = sA + (kt % STAGES) * SA + wm0 + g, *b = sB + (kt % STAGES) * SB + (wn0 + g) * LDB;
+			float part[MT][NT][4];
 #pragma unroll
 			for (int kk = 0; kk < BK; kk += 8) {
-				unsigned ab[MT][4], as[MT][4], bb[NT][2], bs[NT][2];
-				const float *ak = a + (kk + 2 * t) * LDA;
+				if (kk / 8 % PS == 0)
 #pragma unroll
-				for (int i = 0; i < MT; i++) {
-					split(ak[i * 16], ab[i][0], as[i][0]);
-					split(ak[i * 16 + 8], ab[i][1], as[i][1]);
-					split(ak[LDA + i * 16], ab[i][2], as[i][2]);
-					split(ak[LDA + i * 16 + 8], ab[i][3], as[i][3]);
-				}
+					for (int i = 0; i < MT; i++)
+#pragma unroll
+						for (int j = 0; j < NT; j++)
+#pragma unroll
+							for (int q = 0; q < 4; q++)
+								part[i][j][q] = 0.f;
+				/* B split once per step for all NT tiles; A split per m tile inside the loop,
+				 * so only one A fragment pair is live (the 128 x 256 tile spilled otherwise). */
+				unsigned bb[NT][2], bs[NT][2];
+				const float *ak = a + (kk + 2 * t) * LDA;
 #pragma unroll
 				for (int j = 0; j < NT; j++) {
 					const float2 v = *reinterpret_cast<const float2 *>(b + j * 8 * LDB + kk + 2 * t);
 					split(v.x, bb[j][0], bs[j][0]);
 					split(v.y, bb[j][1], bs[j][1]);
 				}
-				/* Small terms first: they are added while the accumulator is still small. */
+				/* The tensor cores' FP32 accumulation does not round to nearest: accumulated
+				 * over all of k in the mma's C, its bias grew linearly with k (H100: 30x
+				 * cuBLAS's error at k = 4096, 8192). So a group of PS k steps accumulates
+				 * from zero in `part` (small terms first) and is then added to acc with
+				 * FADDs. PS = 1: part lives one step (few registers, one FADD per 3 mma). */
 #pragma unroll
-				for (int i = 0; i < MT; i++)
+				for (int i = 0; i < MT; i++) {
+					unsigned ab[4], as[4];
+					split(ak[i * 16], ab[0], as[0]);
+					split(ak[i * 16 + 8], ab[1], as[1]);
+					split(ak[LDA + i * 16], ab[2], as[2]);
+					split(ak[LDA + i * 16 + 8], ab[3], as[3]);
 #pragma unroll
 					for (int j = 0; j < NT; j++) {
-						mma(acc[i][j], as[i], bb[j]);
-						mma(acc[i][j], ab[i], bs[j]);
-						mma(acc[i][j], ab[i], bb[j]);
+						mma(part[i][j], as, bb[j]);
+						mma(part[i][j], ab, bs[j]);
+						mma(part[i][j], ab, bb[j]);
+						if (PS == 1) /* right away: one tile's part live, not all */
+#pragma unroll
+							for (int q = 0; q < 4; q++)
+								acc[i][j][q] += part[i][j][q];
 					}
+				}
+				if (PS > 1 && kk / 8 % PS == PS - 1)
+#pragma unroll
+					for (int i = 0; i < MT; i++)
+#pragma unroll
+						for (int j = 0; j < NT; j++)
+#pragma unroll
+							for (int q = 0; q < 4; q++)
+								acc[i][j][q] += part[i][j][q];
 			}
 		}
 		cp_wait<0>();
@@ -1262,10 +1290,10 @@ SG_KERNEL2(sgemm_38_fragpipe_128x256_bk16, float, 256, 1, (gemm_pipe<128, 256, 1
 SG_KERNEL2(sgemm_39_cp16_kmajor3, float, 256, 2, (gemm_pipe<128, 128, 8, 8, 8, 3>::run(SG_ARGS)))
 SG_KERNEL2(sgemm_40_cp16_kmajor4_128x256, float, 256, 1, (gemm_pipe<128, 256, 8, 8, 16, 4>::run(SG_ARGS)))
 /* Past the FFMA ceiling: FP32-accurate 3xTF32 on the tensor cores (sm_80+). */
-SG_KERNEL2(sgemm_41_tc3xtf32, float, 256, 1, (gemm_tc3<128, 128, 32, 64, 32, 3>::run(SG_ARGS)))
-SG_KERNEL2(sgemm_42_tc3xtf32_4stage, float, 256, 1, (gemm_tc3<128, 128, 32, 64, 32, 4>::run(SG_ARGS)))
-SG_KERNEL2(sgemm_43_tc3xtf32_128x256, float, 256, 1, (gemm_tc3<128, 256, 32, 64, 64, 3>::run(SG_ARGS)))
-SG_KERNEL2(sgemm_44_tc3xtf32_bk16, float, 256, 1, (gemm_tc3<128, 128, 16, 64, 32, 4>::run(SG_ARGS)))
+SG_KERNEL2(sgemm_41_tc3xtf32, float, 256, 1, (gemm_tc3<128, 128, 32, 64, 32, 3, 4>::run(SG_ARGS)))
+SG_KERNEL2(sgemm_42_tc3xtf32_4stage, float, 256, 1, (gemm_tc3<128, 128, 32, 64, 32, 4, 1>::run(SG_ARGS)))
+SG_KERNEL2(sgemm_43_tc3xtf32_128x256, float, 256, 1, (gemm_tc3<128, 256, 16, 64, 64, 4, 1>::run(SG_ARGS)))
+SG_KERNEL2(sgemm_44_tc3xtf32_bk16, float, 256, 1, (gemm_tc3<128, 128, 16, 64, 32, 4, 2>::run(SG_ARGS)))
 
 /* Seed 003 in double, as the seed ran it: its development steps and the final 64 x 64 kernel in
  * every block geometry of Figure 2 (TW 16) and the TW sweep of Figure 1; _c = bound-checked. */

@@ -10,8 +10,9 @@
  * (A, B read once, C written once) over time; above the datasheet HBM rate while the problem does
  * not fit L2 the row is a broken probe. V4 (split-k, beyond the paper) adds into C: every launch,
  * timed ones included, is a memset of C to 0 followed by the kernel, and its atomics' traffic is
- * not counted as bytes; its slice count is the fewest that fill the GPU with resident blocks
- * (cuOccupancy for that kernel and shared memory) unless the ksplit parameter names one. */
+ * not counted as bytes; its slice count is the fewest that make TSM2_KSPLIT_WAVES waves of
+ * resident blocks (cuOccupancy for that kernel and shared memory; tsm2.h says why 4) unless the
+ * ksplit parameter names one. */
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
@@ -271,7 +272,7 @@ fail:
 struct spec {
 	enum tsm2_kind kind;
 	int elem, m, k, n, t1, t2, t3, tcf;
-	int ksplit; /* V4: k slices asked for, 0 = fill the GPU */
+	int ksplit; /* V4: k slices asked for, 0 = TSM2_KSPLIT_WAVES waves */
 	double lat_comp;
 };
 
@@ -546,7 +547,7 @@ static const struct gp_param tsm2r_params[] = {
 	{ "t3", GP_PARAM_INT, 1, 32, NULL, "16", "A elements per thread per step" },
 #if GP_MAX_PARAMS > 8 /* harness/experiment.h held 8 when V4 came: until it holds 9, V4 is automatic */
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
-	  "v4: k slices (0: fewest that fill the GPU; at most one per t1-long B tile); other kernels run at 0, 1" },
+	  "v4: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
 #endif
 };
 

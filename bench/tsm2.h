@@ -97,10 +97,15 @@ int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, in
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem);
 
 /* V4's number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
- * ksplit = 0: the fewest that fill the GPU, ceil(sms x blocks_per_sm / row_blocks) with
- * blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...), clamped
- * to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone fill it (or none is resident). */
+ * ksplit = 0: enough for TSM2_KSPLIT_WAVES waves, ceil(waves x sms x blocks_per_sm / row_blocks)
+ * with blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...),
+ * clamped to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone make that many waves
+ * (or none is resident). Why 4 waves and not 1: on the H100 (tsm2r ksplit sweep, float and
+ * double, m 10240..30720, n <= 16) the one-wave choice reached 74-88 % of the HBM read rate and
+ * 16 slices 92-100 %: a single wave ends ragged and each thread then keeps only t3 loads in
+ * flight; more, shorter blocks keep the memory system busy to the end. */
 #define TSM2_KSPLIT_MAX 1024
+#define TSM2_KSPLIT_WAVES 4
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
 
 /* 2 m n k / t in GFLOP/s; compulsory bytes (A, B read once, C written once) and their rate. */

@@ -130,7 +130,8 @@ int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, i
 	long ks = ksplit;
 
 	if (ks <= 0) {
-		const long want = (long)sms * blocks_per_sm; /* resident blocks the GPU holds at once */
+		/* TSM2_KSPLIT_WAVES times the blocks the GPU holds at once (see tsm2.h) */
+		const long want = (long)TSM2_KSPLIT_WAVES * sms * blocks_per_sm;
 		ks = row_blocks > 0 && want > row_blocks ? (want + row_blocks - 1) / row_blocks : 1;
 	}
 	return (int)(ks < cap ? ks : cap);

@@ -7,8 +7,9 @@
 # Env: SM (default 90: the H100/H200; "75 80 86 89 90" for all), GPU_TEST_LIMIT seconds per test
 # program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1; SOLVE=1 runs the ISA
 # encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
-# SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over the quick suite,
-# SANITIZE_LIMIT_S seconds per run, default 60) last.
+# SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over SANITIZE_SUITE, default
+# the quick suite; SANITIZE_LIMIT_S seconds per run, default 60; SANITIZE_TOTAL_S for all of it)
+# last, with the solver beside it when both are asked for.
 # FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it);
 # SUITE_LIMIT_S stops each extra suite with SIGINT (a clean, incomplete run) after that many seconds.
 # GPU_TESTS="build/tests/test_gpu_x ..." runs only those test programs.
@@ -81,18 +82,32 @@ if [ -n "${NCU:-}" ]; then
 	rm -rf results/_session/ncu/runs
 	archive_extra
 fi
-if [ -n "${SOLVE:-}" ]; then
+solve() {
 	mkdir -p results/_session/solver
 	timed bin/gpuprobe sass solve build/cubins/regbank.sm_90.cubin --kernel bank_ffma \
 		-o results/_session/solver/sm90_field_map.csv --emit results/_session/solver/flips_sm90.bin \
-		--save-listing results/_session/solver/flips_sm90.txt --max-seconds "${SOLVE_LIMIT_S:-120}"
+		--save-listing results/_session/solver/flips_sm90.txt --max-seconds "${SOLVE_LIMIT_S:-120}" \
+		>results/_session/solver/solve.log 2>&1
+	cat results/_session/solver/solve.log
+}
+# With SANITIZE too, the solver (CPU only: nvdisasm) runs beside compute-sanitizer, whose
+# timings mean nothing anyway, instead of after it.
+solve_pid=
+if [ -n "${SOLVE:-}" ] && [ -n "${SANITIZE:-}" ]; then
+	solve &
+	solve_pid=$!
+elif [ -n "${SOLVE:-}" ]; then
+	solve
 	archive_extra
 fi
 if [ -n "${SANITIZE:-}" ]; then
-	timed make sanitize SM="$SM" DEPS="$DEPS" SANITIZE_OUT=results/_session/sanitize \
-		SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-60}"
+	timed timeout "${SANITIZE_TOTAL_S:-3600}" make sanitize SM="$SM" DEPS="$DEPS" \
+		SANITIZE_OUT=results/_session/sanitize SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-60}" \
+		${SANITIZE_SUITE:+SANITIZE_SUITE=$SANITIZE_SUITE}
 	rm -rf results/_session/sanitize/results
+	archive_extra
 fi
+[ -z "$solve_pid" ] || { wait "$solve_pid"; archive_extra; }
 echo "== $(stamp) done"
 archive_extra
 ls -la "$OUT"

@@ -4,7 +4,7 @@
  * through their measure() on small sizes and on sizes that are not tile multiples (m, k, n odd,
  * k < t1, n < t2). The experiment poisons C with NaN before the checked run, puts NaN slack after
  * every matrix and holds the relative Frobenius error to 64 u sqrt(k). V4 (split-k) also over
- * ksplit: automatic (fills the GPU or runs out of tiles), 1 (V3's bits), 3, and more slices than
+ * ksplit: automatic (TSM2_KSPLIT_WAVES waves of resident blocks, or runs out of tiles), 1 (V3's bits), 3, and more slices than
  * tiles (clamped). Skips without GPU/cuBLAS. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,8 +107,8 @@ static double col(const struct gp_table *t, size_t r, const char *c)
 }
 
 /* V4 with the slice count chosen: every row right, and the count follows the rule: the row blocks
- * x slices hold at least what the GPU keeps resident, unless there is one slice per B tile. m = 512
- * is 4 row blocks of 128, so the rule splits k here. */
+ * x slices make at least TSM2_KSPLIT_WAVES waves of what the GPU keeps resident, unless there is
+ * one slice per B tile. m = 512 is 4 row blocks of 128, so the rule splits k here. */
 static void test_tsm2r_v4_auto(void **state)
 {
 	static const char *const set[] = { "precision", "single double", "m", "512 1001 4096", "kdiv", "1 7",
@@ -121,7 +121,7 @@ static void test_tsm2r_v4_auto(void **state)
 	check_rows(t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const double ks = col(t, r, "ksplit"), tiles = ceil(col(t, r, "k") / col(t, r, "t1"));
-		const double resident = dev.sms * col(t, r, "active_threads_per_sm");
+		const double resident = TSM2_KSPLIT_WAVES * dev.sms * col(t, r, "active_threads_per_sm");
 		assert_true(ks >= 1 && ks <= tiles);
 		if (ks < tiles)
 			assert_true(col(t, r, "blocks") * col(t, r, "threads_per_block") >= resident);

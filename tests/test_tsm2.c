@@ -5,7 +5,8 @@
  * (bench/tsm2.h maps, the same the kernels compile) over every block and thread on sizes that are
  * not tile multiples: each C element gets every l < k exactly once, only rows < m are stored, and
  * no load leaves A or B. V4 (split-k) is walked the same way over its (row block, slice) grid,
- * and its slice count is held to its rule: fill the GPU, never more slices than B tiles. */
+ * and its slice count is held to its rule: TSM2_KSPLIT_WAVES waves of resident blocks, never more
+ * slices than B tiles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -231,7 +232,7 @@ static void test_model_grid(void **state)
 	/* m = 30720: 232.7 threads per SM, 14894 bytes in flight: saturated */
 	assert_float_equal(tsm2_model_time(&hw, 30720, 30720, 16, 128, 16, 16, 4, 128, 30720),
 			   30720.0 * 30720 * 4 / 3.35e12, 1e-12);
-	/* V4 at m = 10240 with the 7 slices that fill the GPU: 543 threads per SM, capped at 512 */
+	/* V4 at m = 10240 with 7 slices (one wave): 543 threads per SM, capped at 512 */
 	ks7 = tsm2_model_time(&hw, 10240, 10240, 16, 128, 16, 16, 4, 128, 10240.0 * 7);
 	assert_float_equal(ks7, full, 1e-12);
 	/* compute utilisation falls with the grid too: 8 blocks per SM of capacity, 8 threads resident */
@@ -239,16 +240,20 @@ static void test_model_grid(void **state)
 			   1e-12);
 }
 
-/* V4's slice count: the rule's arithmetic on H100 figures (132 SMs, 4 resident blocks of 128). */
+/* V4's slice count: the rule's arithmetic on H100 figures (132 SMs, 4 resident blocks of 128):
+ * TSM2_KSPLIT_WAVES (4) waves of 528 blocks = 2112 blocks wanted. */
 static void test_ksplit_choose(void **state)
 {
 	const int sms = 132, bps = 4;
+	const long want = (long)TSM2_KSPLIT_WAVES * sms * bps;
 
-	/* m = 10240: 80 row blocks, 528 resident: 7 slices (560 blocks), 6 would leave 48 empty */
-	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 80, 10240, 128), 7);
-	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 240, 30720, 128), 3); /* m = 30720 */
-	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 528, 67584, 128), 1); /* rows fill it exactly */
-	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 600, 76800, 128), 1);
+	assert_int_equal(TSM2_KSPLIT_WAVES, 4);
+	/* m = 10240: 80 row blocks: 27 slices (2160 blocks), 26 would leave 32 short of 2112 */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 80, 10240, 128), 27);
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 240, 30720, 128), 9); /* m = 30720 */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 528, 67584, 128), 4); /* one wave of rows */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 2112, 270336, 128), 1); /* rows make 4 waves */
+	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 3000, 384000, 128), 1);
 	assert_int_equal(tsm2_ksplit_choose(0, sms, 0, 80, 10240, 128), 1);    /* nothing resident */
 	/* never more slices than t1-long B tiles: k = 300 has 3, k = 1 has 1 */
 	assert_int_equal(tsm2_ksplit_choose(0, sms, bps, 3, 300, 128), 3);
@@ -259,15 +264,15 @@ static void test_ksplit_choose(void **state)
 	assert_int_equal(tsm2_ksplit_choose(1, sms, bps, 1, 10240, 128), 1);
 	assert_int_equal(tsm2_ksplit_choose(1000, sms, bps, 80, 10240, 128), 80);
 	assert_int_equal(tsm2_ksplit_choose(3, sms, bps, 3, 47, 64), 1);
-	/* the rule over a range: the fewest slices that fill, unless the tiles run out */
-	for (int rb = 1; rb <= 700; rb += 7)
+	/* the rule over a range: the fewest slices that make the waves, unless the tiles run out */
+	for (int rb = 1; rb <= 3000; rb += 7)
 		for (int k = 1; k <= 5000; k += 331) {
 			const int ks = tsm2_ksplit_choose(0, sms, bps, rb, k, 128), tiles = tsm2_k_tiles(k, 128);
 			assert_true(ks >= 1 && ks <= tiles);
 			if (ks < tiles)
-				assert_true((long)rb * ks >= (long)sms * bps);
+				assert_true((long)rb * ks >= want);
 			if (ks > 1)
-				assert_true((long)rb * (ks - 1) < (long)sms * bps);
+				assert_true((long)rb * (ks - 1) < want);
 		}
 }
 
