@@ -785,20 +785,43 @@ static void search_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	fputc('\n', md);
 }
 
-/* Profile: the best V3 speedup average and bandwidth fraction (n <= 16). */
+/* Profile (n <= 16, the paper's range): V3's and V4's average speedup over cuBLAS and best
+ * fraction of the HBM read rate per precision, and the speedup a kernel at exactly the measured
+ * HBM read rate would have over cuBLAS on the same points (the bandwidth ceiling of any TSM2R:
+ * the compulsory bytes cannot move faster). */
 static void tsm2r_derive(struct gp_run *run, const struct gp_table *t)
 {
+	static const char *const precs[] = { "single", "double" }, *const kernels[] = { "v3", "v4" };
+	char key[64], method[160];
 	double a, lo, hi;
 
-	summary(t, "v3", "double", 16, "speedup_vs_cublas", &a, &lo, &hi);
-	if (!isnan(a))
-		gp_profile_add(run, "tsm2r_v3_double_speedup_avg", a, "x", "n <= 16, vs cuBLAS DGEMM", "tsm2r");
-	summary(t, "v3", "single", 16, "speedup_vs_cublas", &a, &lo, &hi);
-	if (!isnan(a))
-		gp_profile_add(run, "tsm2r_v3_single_speedup_avg", a, "x", "n <= 16, vs cuBLAS SGEMM pedantic", "tsm2r");
-	summary(t, "v3", "double", 16, "pct_of_hbm_read", &a, &lo, &hi);
-	if (!isnan(hi))
-		gp_profile_add(run, "tsm2r_v3_max_pct_hbm_read", hi, "%", "of the streaming read rate, same run", "tsm2r");
+	for (size_t p = 0; p < GP_ARRAY_SIZE(precs); p++) {
+		const char *vs = strcmp(precs[p], "double") ? "vs cuBLAS SGEMM pedantic" : "vs cuBLAS DGEMM";
+		double ceil_sum = 0;
+		int ceil_n = 0;
+		for (size_t k = 0; k < GP_ARRAY_SIZE(kernels); k++) {
+			summary(t, kernels[k], precs[p], 16, "speedup_vs_cublas", &a, &lo, &hi);
+			snprintf(key, sizeof key, "tsm2r_%s_%s_speedup_avg", kernels[k], precs[p]);
+			snprintf(method, sizeof method, "n <= 16, %s, same run", vs);
+			if (!isnan(a))
+				gp_profile_add(run, key, a, "x", method, "tsm2r");
+			summary(t, kernels[k], precs[p], 16, "pct_of_hbm_read", &a, &lo, &hi);
+			snprintf(key, sizeof key, "tsm2r_%s_%s_max_pct_hbm_read", kernels[k], precs[p]);
+			if (!isnan(a))
+				gp_profile_add(run, key, hi, "%", "n <= 16, of the streaming read rate, same run", "tsm2r");
+		}
+		for (size_t r = 0; r < t->nrows; r++) {
+			const double c = num(t, r, "cublas_pct_of_hbm_read");
+			if (!row_ok(t, r) || strcmp(gp_table_get(t, r, "kernel"), "cublas") ||
+			    strcmp(gp_table_get(t, r, "precision"), precs[p]) || num(t, r, "n") > 16 || !(c > 0))
+				continue;
+			ceil_sum += 100.0 / c, ceil_n++;
+		}
+		snprintf(key, sizeof key, "tsm2r_%s_speedup_ceiling_avg", precs[p]);
+		if (ceil_n)
+			gp_profile_add(run, key, ceil_sum / ceil_n, "x",
+				       "n <= 16: cuBLAS time / compulsory bytes at the measured HBM read rate", "tsm2r");
+	}
 }
 
 GP_EXP_IMPL(tsm2r, tsm2r_params, tsm2_cols, tsm2r_measure, tsm2r_derive, tsm2r_report);

@@ -129,7 +129,7 @@ int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t
 	gp_table_free(meta);
 	if (isnan(m->fp32_gflops)) {
 		snprintf(err, errlen, "%s: no FFMA rate (tput_fp32) or SM count/clock in meta.csv", run_dir);
-		return -1;
+		return -2;
 	}
 	return 0;
 }
@@ -353,7 +353,16 @@ int gp_models_write(const char *run_dir, FILE *md)
 	struct gp_table *s = NULL, *rt = NULL, *mt = NULL;
 	int rc = -1;
 
-	if (gp_machine_load(run_dir, &m, err, sizeof err) < 0)
+	const int ml = gp_machine_load(run_dir, &m, err, sizeof err);
+
+	if (ml == -2) {
+		/* A partial run without the FFMA rate (tput_fp32 did not run): nothing to model. */
+		if (md)
+			fprintf(md, "\n## Models: rooflines and predicted SGEMM GFLOP/s\n\nNot computed: this run did "
+				    "not measure the FFMA rate (tput_fp32).\n");
+		return 0;
+	}
+	if (ml < 0)
 		goto out;
 	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
 	if (access(path, F_OK) < 0) {

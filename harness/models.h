@@ -36,7 +36,8 @@ struct gp_machine {
 	double fp32_gflops;            /* achieved FP32 roof: ffma rate x 2 x SMs x clock */
 };
 
-/* Fill m from a run directory; 0, or -1 with err if profile.csv / meta.csv are unreadable. */
+/* Fill m from a run directory; 0, -1 with err if profile.csv / meta.csv are unreadable, -2 with err
+ * if they lack the FFMA rate or the SM count / clock (a partial run). */
 int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t errlen);
 /* Bytes per clock per SM of an LDS of this width. */
 double gp_machine_lds_Bpc(const struct gp_machine *m, int lds_bytes);

@@ -1,9 +1,12 @@
 # common.gp — loaded by every chart after it sets OUT = ARG2: the terminal follows the
 # output's extension (.svg or .png), CSV input with a header row, one look for all charts.
+# A script with many panels sets W and H (pixels) before loading this file.
+if (!exists("W")) W = 960
+if (!exists("H")) H = 600
 if (strlen(OUT) > 4 && OUT[strlen(OUT)-2:] eq "png") {
-	set terminal pngcairo size 960,600 font "sans,11" noenhanced
+	set terminal pngcairo size W,H font "sans,11" noenhanced
 } else {
-	set terminal svg size 960,600 dynamic font "sans,11" noenhanced
+	set terminal svg size W,H dynamic font "sans,11" noenhanced
 }
 set output OUT
 set datafile separator comma

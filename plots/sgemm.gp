@@ -12,7 +12,8 @@ set multiplot layout 1,2 title sprintf("SGEMM ladder vs cuBLAS pedantic FP32 (co
 set style fill solid 0.6 border -1
 set boxwidth 0.7
 set ylabel "GFLOP/s"
-set yrange [0:*]
+stats ARG1 using ((sq(0) && column("m") == MAXM) ? (column("peak_gflops") > column("gflops") ? column("peak_gflops") : column("gflops")) : NaN) nooutput
+set yrange [0:1.4 * STATS_max]
 set xtics rotate by 60 right font ",8"
 set key top left
 B(c) = (sq(0) && column("m") == MAXM) ? column(c) : NaN
@@ -26,6 +27,7 @@ plot ARG1 using 0:(FF("gflops")):xticlabels((sq(0) && column("m") == MAXM) ? str
      ""   using 0:(B("cublas_gflops")) with lines lw 2 lc rgb "#228833" title "cuBLAS"
 unset xtics
 set autoscale x
+set yrange [0:*]
 set xtics nomirror rotate by 0 font ",10"
 set xlabel "N (m = n = k)"
 set key top left font ",8"

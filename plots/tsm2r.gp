@@ -6,10 +6,13 @@
 # the kernels within each m, so a filtered curve came out as loose points: each curve is first
 # copied into its own datablock ($<curve>, rows m,value) and drawn from there.
 OUT = ARG2
+W = 1800
+H = 1500
 load ARG0[1:strlen(ARG0)-strlen("tsm2r.gp")]."common.gp"
 set multiplot layout 4,4 title "TSM2R (seed 004 Figs. 6, 7, 10, 11; V4 = V3 + split-k): speedup over cuBLAS and % of HBM read"
-set key top left font ",6"
-set xlabel "m (= k x kdiv)" font ",7"
+set key bottom right font ",8" samplen 2 spacing 0.9
+set tics font ",8"
+set xlabel "m (= k x kdiv)" font ",9"
 OK(p, n, k) = strcol("status") eq "ok" && strcol("precision") eq p && column("n") == n && (k eq "" || strcol("kernel") eq k)
 # collect(block, p, n, kernel or "" for any, column): the commands that (re)fill $block. It opens
 # with a comment line, so it exists (one line long) even when no row matches.
@@ -22,8 +25,8 @@ do for [p in "single double"] {
 		do for [k in "v0 v1 v2 v3 v4"] {
 			eval collect(k, p, n, k, "speedup_vs_cublas")
 		}
-		set title sprintf("%s, n = %s: speedup", p, n) font ",8"
-		set ylabel "x cuBLAS" font ",7"
+		set title sprintf("%s, n = %s: speedup", p, n) font ",10"
+		set ylabel "x cuBLAS" font ",9"
 		set datafile nocolumnheaders
 		if (|$v0| + |$v1| + |$v2| + |$v3| + |$v4| == 5) {
 			eval EMPTY
@@ -39,8 +42,8 @@ do for [p in "single double"] {
 		eval collect("blas", p, n, "", "cublas_pct_of_hbm_read")
 		eval collect("m3", p, n, "v3", "model_pct_of_hbm_read")
 		eval collect("m4", p, n, "v4", "model_pct_of_hbm_read")
-		set title sprintf("%s, n = %s: bandwidth", p, n) font ",8"
-		set ylabel "% of HBM read" font ",7"
+		set title sprintf("%s, n = %s: bandwidth", p, n) font ",10"
+		set ylabel "% of HBM read" font ",9"
 		set yrange [0:110]
 		set datafile nocolumnheaders
 		if (|$v3| + |$v4| + |$blas| == 3) {

@@ -203,22 +203,33 @@ static int cell_is(const struct gp_table *t, size_t r, const char *col, const ch
 	return s && !strcmp(s, v);
 }
 
+/* Per stall count, the rows without the yield bit decide where there are any: on the H100 stall
+ * counts 12-15 with yield set do not stall at all (1-2 cycles, wrong results), which says nothing
+ * about the fixed latency and would otherwise hide the answer (no safe stall found). */
 int sp_min_safe_stall(const struct gp_table *t)
 {
-	int wrong[16] = { 0 }, seen[16] = { 0 }, best = -1;
+	int wrong[2][16] = { { 0 } }, seen[2][16] = { { 0 } }, best = -1;
+	int wrong_s[16], seen_s[16];
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		double s, ok;
+		double s, ok, y = 1;
 		if (!row_ok(t, r) || !cell_is(t, r, "chain", "dep") || gp_table_get_double(t, r, "stall", &s) ||
 		    gp_table_get_double(t, r, "correct", &ok) || s < 1 || s > 15)
 			continue;
-		seen[(int)s] = 1;
-		wrong[(int)s] |= ok != 1;
+		if (gp_table_get_double(t, r, "yield", &y))
+			y = 1;
+		seen[y != 0][(int)s] = 1;
+		wrong[y != 0][(int)s] |= ok != 1;
+	}
+	for (int s = 0; s < 16; s++) {
+		const int y = seen[0][s] ? 0 : 1;
+		seen_s[s] = seen[y][s];
+		wrong_s[s] = wrong[y][s];
 	}
 	for (int s = 15; s >= 1; s--) {
-		if (!seen[s])
+		if (!seen_s[s])
 			continue;
-		if (wrong[s])
+		if (wrong_s[s])
 			break;
 		best = s;
 	}

@@ -394,6 +394,83 @@ static void test_report_writes_markdown(void **state)
 	result_free(&r);
 }
 
+/* The committed H100 reference run (the default suite) re-rendered from its CSVs alone, as CI
+ * does on a machine without a GPU: exit 0, a section in its paper's layout for every experiment
+ * of the registry (measured or "did not run"), the models, the Table 5 planner and the profile,
+ * the paper GPUs' numbers beside ours, and, where gnuplot is installed (CI installs it), both
+ * chart files of every experiment that has a CSV and of the roofline. */
+#define COMMITTED_RUN "results/h100-80gb-hbm3/20261123-155721"
+static void test_report_committed_run(void **state)
+{
+	char run[PATH_MAX], from[PATH_MAX + 64], to[PATH_MAX + 64], path[PATH_MAX + 64], *md;
+	struct dirent **ents;
+	struct result r;
+	int n, csvs = 0, have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+
+	if (access(COMMITTED_RUN "/meta.csv", R_OK))
+		fail_msg("%s/meta.csv not readable (make test runs from the repository root)", COMMITTED_RUN);
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3/20261123-155721", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	n = scandir(COMMITTED_RUN, &ents, NULL, alphasort);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		const char *d = ents[i]->d_name;
+		const size_t l = strlen(d);
+		if (l > 4 && !strcmp(d + l - 4, ".csv") && strcmp(d, "roofline.csv") && strcmp(d, "models.csv")) {
+			char *text;
+			size_t len;
+			snprintf(from, sizeof from, COMMITTED_RUN "/%s", d);
+			snprintf(to, sizeof to, "%s/%s", run, d);
+			text = gp_read_file(from, &len);
+			assert_non_null(text);
+			write_bytes(to, text, len);
+			free(text);
+			csvs++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	assert_true(csvs > 30);
+	r = RUN(*state, "report", run);
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	for (size_t e = 0; e < gp_nexperiments; e++) {
+		const char *name = gp_experiments[e]->name;
+		char head[128], chart[160];
+		snprintf(head, sizeof head, "## %s — ", name);
+		if (!strstr(md, head))
+			fail_msg("REPORT.md has no section for %s", name);
+		snprintf(path, sizeof path, "%s/%s.csv", run, name);
+		if (!have_gnuplot || !exists(path))
+			continue;
+		snprintf(chart, sizeof chart, "![%s](%s.svg)", name, name);
+		if (!strstr(md, chart))
+			fail_msg("REPORT.md does not show the %s chart", name);
+		for (int k = 0; k < 2; k++) {
+			struct stat st;
+			snprintf(path, sizeof path, "%s/%s.%s", run, name, k ? "png" : "svg");
+			if (stat(path, &st) || st.st_size < 1000)
+				fail_msg("%s missing or empty", path);
+		}
+	}
+	if (!strstr(md, "## Models") || !strstr(md, "## Schedule planner (seed 001 Table 5") ||
+	    !strstr(md, "## Tuning profile") || !strstr(md, "K20m") || !strstr(md, "C1060") || !strstr(md, "V100"))
+		fail_msg("REPORT.md lacks the models, the planner, the profile or the paper GPUs' numbers");
+	if (have_gnuplot) {
+		snprintf(path, sizeof path, "%s/roofline.svg", run);
+		assert_true(exists(path));
+	} else {
+		print_message("gnuplot not installed: charts not checked\n");
+	}
+	free(md);
+	result_free(&r);
+}
+
 /* ---------------------------------------------------------------- earlier results untouched */
 
 static void test_earlier_results_untouched(void **state)
@@ -482,6 +559,7 @@ int main(void)
 		T(test_report_not_a_run_dir),
 		T(test_report_bad_meta),
 		T(test_report_writes_markdown),
+		T(test_report_committed_run),
 		T(test_earlier_results_untouched),
 		T(test_no_gpu),
 	};

@@ -354,6 +354,19 @@ static void test_min_safe_stall(void **state)
 	t = parse("chain,stall,yield,correct,status\nind,4,1,1,ok\n");
 	assert_int_equal(sp_min_safe_stall(t), -1);
 	gp_table_free(t);
+	/* The H100's sweep: 1-3 wrong, 4-15 right without yield; 12-15 with yield do not stall
+	 * (wrong): the yield-free rows decide, the safe stall is 4, not "none". */
+	{
+		char csv[4096];
+		int len = snprintf(csv, sizeof csv, "chain,stall,yield,correct,status\n");
+		for (int st = 0; st <= 15; st++)
+			for (int y = 0; y <= 1; y++)
+				len += snprintf(csv + len, sizeof csv - len, "dep,%d,%d,%d,ok\n", st, y,
+						st == 0 ? 1 - y : st < 4 ? 0 : y && st >= 12 ? 0 : 1);
+		t = parse(csv);
+		assert_int_equal(sp_min_safe_stall(t), 4);
+		gp_table_free(t);
+	}
 }
 
 static void test_bank_count(void **state)
