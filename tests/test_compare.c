@@ -1,4 +1,5 @@
-/* test_compare.c — `gpuprobe compare` on two synthetic runs: rows are matched by parameter
+/* test_compare.c — `gpuprobe compare` on two synthetic runs and on the two committed H100 default
+ * runs: rows are matched by parameter
  * columns, numeric columns compared as B / A, a difference flagged only beyond the larger
  * measured spread, and bad run directories refused. */
 #include <setjmp.h>
@@ -7,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +99,55 @@ static void test_compare_ratios_and_spread(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The two committed default-suite runs (two H100 machines, two sessions, ladders of 33 and 45
+ * SGEMM kernels): every experiment of both is matched, a stable number (FFMA latency, FFMA
+ * rate) stays within its spread, and what only one run has (the 3xTF32 kernels) is left out. */
+static void test_compare_committed_runs(void **state)
+{
+	static const char *const a = "results/h100-80gb-hbm3/20261122-145848", *const b = "results/h100-80gb-hbm3/20261123-155721";
+	char out[] = "/tmp/gpuprobe-cmp-XXXXXX", cmd[1024], err[256];
+	struct gp_table *t;
+	double ratio = NAN;
+	size_t tc_rows = 0, ffma_rows = 0;
+	int fd, st;
+
+	if (access(a, R_OK) || access(b, R_OK))
+		fail_msg("committed runs %s, %s not readable (make test runs from the repository root)", a, b);
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof cmd, "%s -q compare %s %s > %s 2>/dev/null", bin(), a, b, out);
+	st = system(cmd);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	t = gp_table_load(out, err, sizeof err);
+	unlink(out);
+	if (!t)
+		fail_msg("compare output is not a table: %s", err);
+	assert_true(t->nrows > 5000);
+	assert_string_equal(find(t, "", "device_name", "b"), "NVIDIA H100 80GB HBM3");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *e = gp_table_get(t, r, "experiment"), *k = gp_table_get(t, r, "key"),
+			   *c = gp_table_get(t, r, "column");
+		if (!strcmp(e, "sgemm") && strstr(k, "tc3xtf32"))
+			tc_rows++;
+		if (!strcmp(e, "lat_ffma") && !strcmp(k, "operand=reg threads=1 #0") &&
+		    !strcmp(c, "cycles_per_ffma_min")) {
+			assert_int_equal(gp_table_get_double(t, r, "ratio_b_over_a", &ratio), 0);
+			assert_true(fabs(ratio - 1) < 0.01);
+			ffma_rows++;
+		}
+		if (!strcmp(e, "tput_fp32") && !strcmp(k, "op=ffma #0") && !strcmp(c, "ops_per_clk_per_sm")) {
+			assert_int_equal(gp_table_get_double(t, r, "ratio_b_over_a", &ratio), 0);
+			assert_true(fabs(ratio - 1) < 0.01);
+			assert_string_equal(gp_table_get(t, r, "beyond_spread"), "no");
+			ffma_rows++;
+		}
+	}
+	assert_int_equal(ffma_rows, 2);
+	assert_int_equal(tc_rows, 0); /* only in B: not compared */
+	gp_table_free(t);
+}
+
 static void test_compare_refuses_non_runs(void **state)
 {
 	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], cmd[300];
@@ -121,6 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_ratios_and_spread),
 		cmocka_unit_test(test_compare_refuses_non_runs),
+		cmocka_unit_test(test_compare_committed_runs),
 	};
 
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
