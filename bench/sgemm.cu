@@ -1101,6 +1101,17 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 		small = tf32(x - __uint_as_float(big));
 	}
 
+	static __device__ __forceinline__ void zero(float (&x)[MT][NT][4])
+	{
+#pragma unroll
+		for (int i = 0; i < MT; i++)
+#pragma unroll
+			for (int j = 0; j < NT; j++)
+#pragma unroll
+				for (int q = 0; q < 4; q++)
+					x[i][j][q] = 0.f;
+	}
+
 	static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2])
 	{
 		asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
@@ -1124,14 +1135,7 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 		const int ktiles = k / BK;
 		float acc[MT][NT][4];
 
-#pragma unroll
-		for (int i = 0; i < MT; i++)
-#pragma unroll
-			for (int j = 0; j < NT; j++)
-#pragma unroll
-				for (int q = 0; q < 4; q++)
-					acc[i][j][q] = 0.f;
-
+		zero(acc);
 		auto issue = [&](int kt, int s) {
 			float *a = sA + s * SA, *b = sB + s * SB;
 #pragma unroll
@@ -1163,13 +1167,7 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 #pragma unroll
 			for (int kk = 0; kk < BK; kk += 8) {
 				if (kk / 8 % PS == 0)
-#pragma unroll
-					for (int i = 0; i < MT; i++)
-#pragma unroll
-						for (int j = 0; j < NT; j++)
-#pragma unroll
-							for (int q = 0; q < 4; q++)
-								part[i][j][q] = 0.f;
+					zero(part);
 				/* B split once per step for all NT tiles; A split per m tile inside the loop,
 				 * so only one A fragment pair is live (the 128 x 256 tile spilled otherwise). */
 				unsigned bb[NT][2], bs[NT][2];

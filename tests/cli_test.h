@@ -7,12 +7,14 @@
 #define GP_CLI_TEST_H
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gp.h"
@@ -29,6 +31,58 @@ static __attribute__((unused)) const char *binary(void)
 
 	return b && *b ? b : "bin/gpuprobe";
 }
+
+static __attribute__((unused)) char *slurp(const char *path)
+{
+	char *s = gp_read_file(path, NULL);
+
+	assert_non_null(s);
+	return s;
+}
+
+/* Run the binary with args (NULL-terminated) and extra "KEY=VALUE" environment entries;
+ * stdout and stderr are captured through files in dir. */
+static __attribute__((unused)) struct result run_env(const char *dir, const char *const *env,
+						      const char *const *args)
+{
+	char outp[PATH_MAX], errp[PATH_MAX];
+	const char *argv[32] = { binary() };
+	struct result r = { 0 };
+	size_t n = 1;
+	pid_t pid;
+	int st;
+
+	for (; args[n - 1]; n++) {
+		assert_true(n < GP_ARRAY_SIZE(argv) - 1);
+		argv[n] = args[n - 1];
+	}
+	argv[n] = NULL;
+	snprintf(outp, sizeof outp, "%s/.stdout", dir);
+	snprintf(errp, sizeof errp, "%s/.stderr", dir);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(126);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = slurp(outp);
+	r.err = slurp(errp);
+	unlink(outp);
+	unlink(errp);
+	return r;
+}
+
+
 
 static __attribute__((unused)) void result_free(struct result *r)
 {

@@ -29,6 +29,8 @@
 #include "version.h"
 #include "experiment.h"
 
+#define RUN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
+
 /* ---------------------------------------------------------------- helpers */
 
 
@@ -58,56 +60,7 @@ static int group_setup(void **state)
 	return 0;
 }
 
-static char *slurp(const char *path)
-{
-	char *s = gp_read_file(path, NULL);
 
-	assert_non_null(s);
-	return s;
-}
-
-/* Run the binary with args (NULL-terminated) and extra "KEY=VALUE" environment entries;
- * stdout and stderr are captured through files in dir. */
-static struct result run_env(const char *dir, const char *const *env, const char *const *args)
-{
-	char outp[PATH_MAX], errp[PATH_MAX];
-	const char *argv[32] = { binary() };
-	struct result r = { 0 };
-	size_t n = 1;
-	pid_t pid;
-	int st;
-
-	for (; args[n - 1]; n++) {
-		assert_true(n < GP_ARRAY_SIZE(argv) - 1);
-		argv[n] = args[n - 1];
-	}
-	argv[n] = NULL;
-	snprintf(outp, sizeof outp, "%s/.stdout", dir);
-	snprintf(errp, sizeof errp, "%s/.stderr", dir);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (in < 0 || o < 0 || e < 0 || dup2(in, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(126);
-		for (size_t i = 0; env && env[i]; i++)
-			putenv((char *)env[i]);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r.out = slurp(outp);
-	r.err = slurp(errp);
-	unlink(outp);
-	unlink(errp);
-	return r;
-}
-
-#define RUN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
 
 

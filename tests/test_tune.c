@@ -484,44 +484,7 @@ static void test_csv_measured(void **state)
 
 /* ---------------------------------------------------------------- the command */
 
-/* Run the binary with args (NULL-terminated); stdout and stderr through files in dir. */
-static struct result run_bin(const char *dir, const char *const *args)
-{
-	char outp[PATH_MAX], errp[PATH_MAX];
-	const char *argv[24] = { binary() };
-	struct result r = { 0 };
-	size_t n = 1;
-	pid_t pid;
-	int st;
-
-	for (; args[n - 1]; n++) {
-		assert_true(n < GP_ARRAY_SIZE(argv) - 1);
-		argv[n] = args[n - 1];
-	}
-	argv[n] = NULL;
-	snprintf(outp, sizeof outp, "%s/.stdout", dir);
-	snprintf(errp, sizeof errp, "%s/.stderr", dir);
-	fflush(NULL);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(126);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r.out = gp_read_file(outp, NULL);
-	r.err = gp_read_file(errp, NULL);
-	assert_non_null(r.out);
-	assert_non_null(r.err);
-	return r;
-}
-
-#define BIN(dir, ...) run_bin((dir), (const char *const[]){ __VA_ARGS__, NULL })
+#define BIN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_cli_no_measure(void **state)
 {
