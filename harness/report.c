@@ -85,6 +85,22 @@ static const char *meta_get(const struct gp_table *meta, const char *key)
 	return "";
 }
 
+/* The SGEMM cubin whose SASS the planner section reads: $GP_SGEMM_CUBIN, else the one the build
+ * compiles for the run's compute capability (build/cubins/sgemm.sm_<cc>.cubin, `make`), else
+ * none (the section then says how to get the distances). */
+static const char *sgemm_cubin(const struct gp_table *meta, char *buf, size_t len)
+{
+	const char *env = getenv("GP_SGEMM_CUBIN"), *cc = meta_get(meta, "compute_capability");
+	int major, minor;
+
+	if (env)
+		return env;
+	if (!cc || sscanf(cc, "%d.%d", &major, &minor) != 2)
+		return NULL;
+	snprintf(buf, len, "%s/build/cubins/sgemm.sm_%d%d.cubin", gp_home(), major, minor);
+	return access(buf, R_OK) ? NULL : buf;
+}
+
 int gp_cmd_report(const char *dir, int plots_only)
 {
 	static const char *const meta_keys[] = {
@@ -94,7 +110,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 		"toolkit_version", "gpuprobe_version", "git_revision", "started_utc", "elapsed_s", "status",
 		"command_line",
 	};
-	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512];
+	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512], cubin[PATH_MAX];
 	struct gp_table *meta, *ref, *prof;
 	FILE *md = NULL;
 	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0;
@@ -197,7 +213,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 		} else {
 			if (gp_models_write(dir, md) < 0)
 				rc = rc ? rc : GP_EFAIL;
-			gp_planner_report(dir, getenv("GP_SGEMM_CUBIN"), md);
+			gp_planner_report(dir, sgemm_cubin(meta, cubin, sizeof cubin), md);
 		}
 		snprintf(path, sizeof path, "%s/roofline.csv", dir);
 		snprintf(script, sizeof script, "%s/plots/roofline.gp", gp_home());
