@@ -1112,6 +1112,14 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 					x[i][j][q] = 0.f;
 	}
 
+	/* One tile's k-step sum into its FP32 accumulator: FADD, round to nearest. */
+	static __device__ __forceinline__ void add(float (&acc)[4], const float (&part)[4])
+	{
+#pragma unroll
+		for (int q = 0; q < 4; q++)
+			acc[q] += part[q];
+	}
+
 	static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2])
 	{
 		asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
@@ -1196,9 +1204,7 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 						mma(part[i][j], ab, bs[j]);
 						mma(part[i][j], ab, bb[j]);
 						if (PS == 1) /* right away: one tile's part live, not all */
-#pragma unroll
-							for (int q = 0; q < 4; q++)
-								acc[i][j][q] += part[i][j][q];
+							add(acc[i][j], part[i][j]);
 					}
 				}
 				if (PS > 1 && kk / 8 % PS == PS - 1)
@@ -1206,9 +1212,7 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int PS> struct gem
 					for (int i = 0; i < MT; i++)
 #pragma unroll
 						for (int j = 0; j < NT; j++)
-#pragma unroll
-							for (int q = 0; q < 4; q++)
-								acc[i][j][q] += part[i][j][q];
+							add(acc[i][j], part[i][j]);
 			}
 		}
 		cp_wait<0>();

@@ -412,19 +412,19 @@ static int by_pred(const void *a, const void *b)
 	return (y->pred > x->pred) - (y->pred < x->pred);
 }
 
-int gp_tune_rank(const char *run_dir, FILE *out)
+struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen)
 {
-	char err[512], path[4096];
+	static const char *const cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
+		"gflops_predicted", "gflops_measured" };
+	char path[4096], lerr[256];
 	struct gp_machine m;
-	struct gp_table *s;
+	struct gp_table *s, *t;
 	struct ranked r[GP_ARRAY_SIZE(gp_tiles)];
 
-	if (gp_machine_load(run_dir, &m, err, sizeof err) < 0) {
-		fprintf(stderr, "gpuprobe: tune: %s\n", err);
-		return -1;
-	}
+	if (gp_machine_load(run_dir, &m, err, errlen) < 0)
+		return NULL;
 	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
-	s = gp_table_load(path, err, sizeof err);   /* optional: occupancy and measured values */
+	s = gp_table_load(path, lerr, sizeof lerr);   /* optional: occupancy and measured values */
 	for (unsigned i = 0; i < gp_ntiles; i++) {
 		const long row = s ? best_row(s, gp_tiles[i].name) : -1;
 		const double occ = s ? cell(s, row, "active_threads_per_sm") : NAN;
@@ -434,12 +434,24 @@ int gp_tune_rank(const char *run_dir, FILE *out)
 		r[i].pred = gp_predict_bound(&m, &gp_tiles[i], r[i].nt);
 	}
 	qsort(r, gp_ntiles, sizeof r[0], by_pred);
-	fprintf(out, "rank,kernel,rx,ry,bm,bn,bk,threads_per_sm,gflops_predicted,gflops_measured\n");
-	for (unsigned i = 0; i < gp_ntiles; i++) {
-		const long row = s ? best_row(s, r[i].t->name) : -1;
-		fprintf(out, "%u,%s,%d,%d,%d,%d,%d,%.0f,%.6g,%.6g\n", i + 1, r[i].t->name, r[i].t->rx, r[i].t->ry,
-			r[i].t->gbm, r[i].t->gbn, r[i].t->bk, r[i].nt, r[i].pred, s ? cell(s, row, "gflops") : NAN);
+	if (!(t = gp_table_new(cols, GP_ARRAY_SIZE(cols)))) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
 	}
+	for (unsigned i = 0; i < gp_ntiles; i++) {
+		const struct gp_tile *tl = r[i].t;
+		const long row = s ? best_row(s, tl->name) : -1;
+		if (gp_row_begin(t) || gp_row_int(t, "rank", i + 1) || gp_row_str(t, "kernel", tl->name) ||
+		    gp_row_int(t, "rx", tl->rx) || gp_row_int(t, "ry", tl->ry) || gp_row_int(t, "bm", tl->gbm) ||
+		    gp_row_int(t, "bn", tl->gbn) || gp_row_int(t, "bk", tl->bk) ||
+		    gp_row_int(t, "threads_per_sm", llround(r[i].nt)) || gp_row_num(t, "gflops_predicted", r[i].pred) ||
+		    gp_row_num(t, "gflops_measured", s ? cell(s, row, "gflops") : NAN) || gp_row_end(t, err, errlen)) {
+			gp_table_free(t);
+			t = NULL;
+			goto out;
+		}
+	}
+out:
 	gp_table_free(s);
-	return 0;
+	return t;
 }

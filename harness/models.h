@@ -75,7 +75,9 @@ int gp_models_write(const char *run_dir, FILE *md);
 
 /* Rank every tile for this machine by gp_predict_bound (threads_per_sm from the register
  * limit is not known on the host: the tile's threads x blocks_per_sm from sgemm.csv when the
- * run has it, else 2 blocks). Prints a tidy CSV to out. 0 or -1. */
-int gp_tune_rank(const char *run_dir, FILE *out);
+ * run has it, else 2 blocks). The ranking as a table (rank, kernel, rx, ry, bm, bn, bk,
+ * threads_per_sm, gflops_predicted, gflops_measured), best first; NULL with err if the run's
+ * profile or meta cannot give the machine. */
+struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen);
 
 #endif

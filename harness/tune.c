@@ -144,37 +144,21 @@ static int check_run_dir(const char *dir)
 
 int gp_tune_load(const char *run_dir, struct gp_tune *tu)
 {
-	char *text = NULL, err[512];
-	size_t len = 0;
-	FILE *f;
+	char err[512];
 	int rc;
 
 	memset(tu, 0, sizeof *tu);
 	if ((rc = check_run_dir(run_dir)))
 		return rc;
-	if (!(f = open_memstream(&text, &len))) {
-		gp_err("tune: out of memory");
-		return GP_EFAIL;
-	}
-	/* gp_tune_rank says what is wrong in its own one line. */
-	rc = gp_tune_rank(run_dir, f) ? GP_ECONFIG : 0;
-	if (fclose(f) && !rc) {
-		gp_err("tune: out of memory");
-		rc = GP_EFAIL;
-	}
-	if (rc)
-		goto out;
-	if (!(tu->ranking = gp_table_parse(text, len, err, sizeof err)) || gp_table_col(tu->ranking, "kernel") < 0 ||
-	    gp_table_col(tu->ranking, "gflops_predicted") < 0) {
-		gp_err("internal: tune: the ranking does not parse back: %s", tu->ranking ? "columns missing" : err);
-		rc = GP_EFAIL;
-		goto out;
+	if (!(tu->ranking = gp_tune_rank(run_dir, err, sizeof err))) {
+		gp_err("tune: %s", err);
+		return GP_ECONFIG;
 	}
 	tu->n = tu->ranking->nrows + 1;
 	if (!(tu->rows = calloc(tu->n, sizeof *tu->rows))) {
 		gp_err("tune: out of memory");
-		rc = GP_EFAIL;
-		goto out;
+		gp_tune_free(tu);
+		return GP_EFAIL;
 	}
 	for (size_t i = 0; i < tu->n; i++) {
 		struct gp_tune_row *r = &tu->rows[i];
@@ -184,11 +168,7 @@ int gp_tune_load(const char *run_dir, struct gp_tune *tu)
 		r->predicted = base ? NAN : num(tu->ranking, i, "gflops_predicted");
 		r->gflops = r->rel_err = r->ratio_to_cublas = NAN;
 	}
-out:
-	free(text);
-	if (rc)
-		gp_tune_free(tu);
-	return rc;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ select */
@@ -380,7 +360,7 @@ int gp_tune_write(const struct gp_tune *tu, FILE *out)
 		return -1;
 	if (!(cols = calloc(rk->ncols + GP_ARRAY_SIZE(extra_cols), sizeof *cols)))
 		return -1;
-	/* gp_tune_rank's own header first, whatever it holds: it is the interface scripts know. */
+	/* gp_tune_rank's columns first: the interface scripts know. */
 	for (size_t c = 0; c < rk->ncols; c++)
 		cols[c] = rk->cols[c];
 	for (size_t c = 0; c < GP_ARRAY_SIZE(extra_cols); c++)

@@ -2,8 +2,8 @@
  * (gp_tune_rank, models.c), confirm the best-ranked ones with a short measurement on the GPU at
  * hand, and pick the fastest one that computed the right result.
  *
- * The ranking is gp_tune_rank's own CSV, parsed back, so its ten columns stay exactly what they
- * were before measuring existed; the measurement is the sgemm experiment's measure() for one
+ * The ranking is gp_tune_rank's table, so its ten columns stay exactly what they were before
+ * measuring existed; the measurement is the sgemm experiment's measure() for one
  * point (same inputs, check against cuBLAS and timing as a run), called in this process. The
  * steps are separate functions so the host tests can hold each one (selection, pick, columns)
  * without a GPU. */
@@ -42,7 +42,7 @@ struct gp_tune_row {
 };
 
 struct gp_tune {
-	struct gp_table *ranking;  /* gp_tune_rank's CSV, parsed; NULL in synthetic tests */
+	struct gp_table *ranking;  /* gp_tune_rank's table; NULL in synthetic tests */
 	struct gp_tune_row *rows;  /* ranking order, then cuBLAS */
 	size_t n;
 	int size, top;

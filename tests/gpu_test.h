@@ -1,7 +1,8 @@
 /* gpu_test.h — what every GPU test program shares: the device opened once per group, NEED_GPU()
  * (a test without a GPU says why and reports itself skipped, never passed), and measure(), which
  * runs an experiment's measure() over a small sweep in this process and fails on any point that
- * does not come back 0, printing the row's status (and kernel, where the table has one).
+ * does not come back 0, printing the row's status (and kernel, where the table has one);
+ * gpu_blas_setup/teardown add cuBLAS for the GEMM programs.
  * Include after cmocka.h; define GPU_TEST_REPS first to change the repetitions (default 3). */
 #ifndef GP_GPU_TEST_H
 #define GP_GPU_TEST_H
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "gp.h"
+#include "blas.h"
 #include "experiment.h"
 #include "suite.h"
 
@@ -33,6 +35,25 @@ static int gpu_teardown(void **state)
 	if (have_gpu)
 		gp_device_close(&dev);
 	return 0;
+}
+
+/* The same, with cuBLAS loaded for the programs whose experiments check against it: without it
+ * they are skipped like a machine without a GPU. */
+static __attribute__((unused)) int gpu_blas_setup(void **state)
+{
+	gpu_setup(state);
+	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
+		gp_device_close(&dev);
+		have_gpu = 0;
+	}
+	return 0;
+}
+
+static __attribute__((unused)) int gpu_blas_teardown(void **state)
+{
+	if (have_gpu)
+		gp_blas_unload();
+	return gpu_teardown(state);
 }
 
 #define NEED_GPU()                                                                                 \

@@ -25,23 +25,6 @@
 #define GPU_TEST_REPS 2
 #include "gpu_test.h"
 
-static int group_setup(void **state)
-{
-	gpu_setup(state);
-	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
-		gp_device_close(&dev);
-		have_gpu = 0;
-	}
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	if (have_gpu)
-		gp_blas_unload();
-	return gpu_teardown(state);
-}
-
 /* Every row ok (or n/a exactly for the variants that need tile multiples, when allowed). */
 static void check_rows(const struct gp_table *t, int allow_na)
 {
@@ -162,5 +145,5 @@ int main(void)
 		cmocka_unit_test(test_dgemm_all_variants),
 	};
 
-	return cmocka_run_group_tests_name("gpu_sgemm", tests, group_setup, group_teardown);
+	return cmocka_run_group_tests_name("gpu_sgemm", tests, gpu_blas_setup, gpu_blas_teardown);
 }

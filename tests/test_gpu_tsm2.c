@@ -24,23 +24,6 @@
 
 #include "gpu_test.h"
 
-static int group_setup(void **state)
-{
-	gpu_setup(state);
-	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
-		gp_device_close(&dev);
-		have_gpu = 0;
-	}
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	if (have_gpu)
-		gp_blas_unload();
-	return gpu_teardown(state);
-}
-
 /* Every row ok (n/a only where allowed: an instance too big for the device). */
 static void check_rows(const struct gp_table *t)
 {
@@ -253,5 +236,5 @@ int main(void)
 		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
 		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
 	};
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, gpu_blas_setup, gpu_blas_teardown);
 }

@@ -31,23 +31,6 @@
 #define RUN "results/h100-80gb-hbm3/20261122-145848"
 #define SIZE 512
 
-static int group_setup(void **state)
-{
-	gpu_setup(state);
-	if (have_gpu && gp_blas_load(no_gpu_why, sizeof no_gpu_why)) {
-		gp_device_close(&dev);
-		have_gpu = 0;
-	}
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	if (have_gpu)
-		gp_blas_unload();
-	return gpu_teardown(state);
-}
-
 static void test_measure_and_pick(void **state)
 {
 	struct gp_run run = { .dev = &dev, .reps = GP_TUNE_REPS, .warmup = GP_TUNE_WARMUP };
@@ -170,5 +153,5 @@ int main(void)
 		cmocka_unit_test(test_device_past_the_last),
 	};
 
-	return cmocka_run_group_tests_name("gpu_tune", tests, group_setup, group_teardown);
+	return cmocka_run_group_tests_name("gpu_tune", tests, gpu_blas_setup, gpu_blas_teardown);
 }
