@@ -294,12 +294,10 @@ static int job_launch(void *p)
 
 	if (j->s->kind == TSM2_CUBLAS)
 		return blas(c, c->C);
-	/* V4 adds into C, zeroed first inside every timed launch. On device memory cuMemsetD32 does
-	 * not wait for the host and is queued on the NULL stream, in order with the kernel and the
-	 * timing events: cuMemsetD32Async(C, 0, words, 0) in effect (harness/cu.h's driver table has
-	 * the plain form only). elem is 4 or 8: whole words, and zero words are 0.0 in either. */
+	/* V4 adds into C, zeroed first inside every timed launch, on the NULL stream in order with
+	 * the kernel and the timing events. elem is 4 or 8: whole words, and zero words are 0.0. */
 	if (j->s->kind == TSM2_V4)
-		GP_CU(cuMemsetD32(C, 0, (size_t)m * n * c->elem / 4));
+		GP_CU(cuMemsetD32Async(C, 0, (size_t)m * n * c->elem / 4, NULL));
 	GP_CU(cuLaunchKernel(j->fn, j->grid, j->ks, 1, j->block, 1, 1, j->smem, NULL, args, NULL));
 	return 0;
 error:
@@ -545,20 +543,9 @@ static const struct gp_param tsm2r_params[] = {
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 1, 32, NULL, "16", "A elements per thread per step" },
-#if GP_MAX_PARAMS > 8 /* harness/experiment.h held 8 when V4 came: until it holds 9, V4 is automatic */
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
 	  "v4: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
-#endif
 };
-
-/* The point's value of an integer parameter the table may lack (ksplit, see above), else dflt. */
-static long point_int_or(const struct gp_point *pt, const char *name, long dflt)
-{
-	for (size_t i = 0; i < pt->nparams; i++)
-		if (!strcmp(pt->params[i].name, name))
-			return pt->num[i];
-	return dflt;
-}
 
 static int tsm2r_measure(struct gp_run *run, const struct gp_point *pt, struct gp_table *t)
 {
@@ -569,7 +556,7 @@ static int tsm2r_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	if (tsm2_kind_parse(gp_point_str(pt, "kernel"), &s.kind))
 		return GP_EFAIL;
 	s.k = s.m / (int)gp_point_int(pt, "kdiv");
-	s.ksplit = (int)point_int_or(pt, "ksplit", 0);
+	s.ksplit = (int)gp_point_int(pt, "ksplit");
 	if (s.kind != TSM2_V4) {
 		/* ksplit means nothing to them: no row per swept value above 1 */
 		if (s.ksplit > 1)

@@ -19,7 +19,7 @@
 	X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuEventCreate) X(cuEventDestroy)           \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)             \
 	X(cuGetErrorString) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemGetInfo)     \
-	X(cuMemcpyDtoD) X(cuMemsetD32)
+	X(cuMemcpyDtoD) X(cuMemsetD32) X(cuMemsetD32Async)
 
 #define GP_CU_MEMBER(fn) __typeof__(fn) *fn;
 struct gp_cu {

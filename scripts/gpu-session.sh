@@ -80,6 +80,8 @@ if [ -n "${NCU:-}" ]; then
 			--no-isolate >"results/_session/ncu/$name.txt" 2>&1
 	done
 	rm -rf results/_session/ncu/runs
+	# ncu names the profiled binary by absolute path: keep the machine's paths out of the reports.
+	sed -i "s|$PWD/||g" results/_session/ncu/*.txt
 	archive_extra
 fi
 solve() {

@@ -116,15 +116,6 @@ static void test_tsm2r_v4_auto(void **state)
 	gp_table_free(t);
 }
 
-static int has_param(const char *exp, const char *name)
-{
-	const struct gp_experiment *e = gp_experiment_find(exp);
-	for (size_t i = 0; e && i < e->impl->nparams; i++)
-		if (!strcmp(e->impl->params[i].name, name))
-			return 1;
-	return 0;
-}
-
 /* The row of `kernel` at row r's point (precision, m, k, n, t1, t2, t3). */
 static size_t same_point(const struct gp_table *t, size_t r, const char *kernel)
 {
@@ -153,10 +144,6 @@ static void test_tsm2r_v4_ksplit(void **state)
 	int clamped = 0;
 
 	NEED_GPU();
-	if (!has_param("tsm2r", "ksplit")) {
-		print_message("skipped: tsm2r has no ksplit parameter (GP_MAX_PARAMS = %d < 9)\n", GP_MAX_PARAMS);
-		skip();
-	}
 	memcpy(set, base, sizeof base);
 	set[GP_ARRAY_SIZE(base)] = "ksplit";
 	for (int pass = 0; pass < 2; pass++) {
