@@ -41,19 +41,35 @@ static int file_exists(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* gnuplot -c script in out: 0 on success, -1 if gnuplot failed, -2 if it is not installed. */
+/* gnuplot -c script in out: 0 on success, -1 if gnuplot failed, -2 if it is not installed.
+ * gnuplot's messages go to a scratch file, shown only when it fails: a series a run did not
+ * measure ("no valid points") is normal and must not bury the real errors. */
 static int gnuplot(const char *script, const char *in, const char *out)
 {
 	const char *gp = getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
 	char *argv[] = { (char *)gp, "-c", (char *)script, (char *)in, (char *)out, NULL };
+	posix_spawn_file_actions_t fa;
+	FILE *log = tmpfile();
 	pid_t pid;
-	int st;
+	int st, rc;
 
-	if (posix_spawnp(&pid, gp, NULL, NULL, argv, environ))
-		return -2;
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	posix_spawn_file_actions_init(&fa);
+	if (log)
+		posix_spawn_file_actions_adddup2(&fa, fileno(log), STDERR_FILENO);
+	rc = posix_spawnp(&pid, gp, &fa, NULL, argv, environ) ? -2 : 0;
+	posix_spawn_file_actions_destroy(&fa);
+	if (!rc)
+		rc = waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ? -1 : 0;
+	if (rc == -1 && log) {
+		char line[512];
+		rewind(log);
+		while (fgets(line, sizeof line, log))
+			if (!strstr(line, "no valid points") && strspn(line, " \n") < strlen(line))
+				fputs(line, stderr);
+	}
+	if (log)
+		fclose(log);
+	return rc;
 }
 
 static void md_table(FILE *md, const struct gp_table *t)

@@ -11,6 +11,9 @@ if (strlen(OUT) > 4 && OUT[strlen(OUT)-2:] eq "png") {
 set output OUT
 set datafile separator comma
 set datafile columnheaders
+# The charts select rows with (condition ? x : NaN): NaN counts as missing, so a selected curve
+# stays one line instead of breaking at every row of another series.
+set datafile missing NaN
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror

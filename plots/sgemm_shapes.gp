@@ -6,7 +6,7 @@ set multiplot layout 2,3 title "Seed 001 Figure 8 shapes [M,K,N]: GFLOP/s / cuBL
 set xlabel "W"
 set ylabel "x cuBLAS"
 set key top right font ",7"
-KS = "sgemm_23_k1_8x8 sgemm_26_k1_12x12 sgemm_27_k1_12x12_lds128 sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256"
+KS = "sgemm_23_k1_8x8 sgemm_26_k1_12x12 sgemm_27_k1_12x12_lds128 sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256 sgemm_43_tc3xtf32_128x256"
 do for [s in "www w2w4w w4ww 4ww4w 4w2ww seed002"] {
 	set title s
 	plot for [k in KS] ARG1 using ((strcol("status") eq "ok" && strcol("shape") eq s && strcol("kernel") eq k) ? column("w") : NaN):"ratio_to_cublas" smooth unique with linespoints pt 7 ps 0.5 title k, \

@@ -10,14 +10,14 @@
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over SANITIZE_SUITE, default
 # the quick suite; SANITIZE_LIMIT_S seconds per run, default 60; SANITIZE_TOTAL_S for all of it)
 # last, with the solver beside it when both are asked for.
-# FILTER=REGEX limits the extra suites (the paper suite does not fit one 10-minute call: split it);
+# FILTER=REGEX limits the extra suites, SUITE:REGEX one of them (the paper suite does not fit one 10-minute call: split it);
 # SUITE_LIMIT_S stops each extra suite with SIGINT (a clean, incomplete run) after that many seconds.
 # GPU_TESTS="build/tests/test_gpu_x ..." runs only those test programs.
 # NCU="SUITE=REGEX ..." profiles, per suite, the kernels whose names match REGEX with Nsight
 # Compute (clock control off: the card's clocks are never touched; NCU_COUNT launches each,
 # default 3, each job stopped after NCU_LIMIT_S seconds, default 300) and keeps the report text
 # under ncu/.
-# Usage: scripts/gpu-session.sh [SUITE...]
+# Usage: scripts/gpu-session.sh [SUITE[:REGEX]...]
 set -u
 OUT=${OUT:-out}
 DEPS=${DEPS:-.deps/root}
@@ -57,11 +57,15 @@ archive
 [ -n "${SKIP_DEFAULT:-}" ] || timed make run SM="$SM" DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after default: $(smi)"
 archive
-for s in "$@"; do
+for arg in "$@"; do
+	# SUITE or SUITE:REGEX (that suite's own filter, instead of FILTER): one suite can be split
+	# into runs ordered cheapest first, so a limit cuts only the last.
+	s=${arg%%:*} re=${FILTER:-}
+	[ "$s" = "$arg" ] || re=${arg#*:}
 	# SIGINT at the limit: the runner finishes the current file and marks the run incomplete, so
 	# what was measured is archived rather than lost with a killed command.
 	timed timeout -s INT "${SUITE_LIMIT_S:-3600}" bin/gpuprobe run --suite "$s" --out results/_session \
-		${FILTER:+--filter "$FILTER"}
+		${re:+--filter "$re"}
 	archive
 done
 make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
