@@ -92,7 +92,7 @@ static const struct insn_desc insns[] = {
 	{ "f2i", "F2I", "cvt", "x = int(trunc(float bits x))", T_U32, 1, 1, 0, 0, 0, 0 },
 	{ "lds", "LDS", "lds", "x = shared[x] (32-bit, conflict-free; throughput: 8 chases/thread)", T_U32, 1,
 	  1, 0, 0, 0, 0 },
-	{ "sts", "STS", "lds", "shared[lane + 32k] = x (32-bit, conflict-free)", T_U32, 1, 0, 0, 0, 0, 0 },
+	{ "sts", "STS", "lds", "shared[thread] = x (32-bit, conflict-free, a word per thread)", T_U32, 1, 0, 0, 0, 0, 0 },
 };
 
 #define INSN_NAMES                                                                                 \
