@@ -5,7 +5,7 @@
 # SASS and logs under $OUT (default ./out).
 # Needs the dependencies unpacked by `make deps` (carried as .deps on a machine with no network).
 # Env: SM (default 90: the H100/H200; "75 80 86 89 90" for all), GPU_TEST_LIMIT seconds per test
-# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1; SOLVE=1 runs the ISA
+# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump); SOLVE=1 runs the ISA
 # encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over SANITIZE_SUITE, default
 # the quick suite; SANITIZE_LIMIT_S seconds per run, default 60; SANITIZE_TOTAL_S for all of it)
@@ -68,7 +68,7 @@ for arg in "$@"; do
 		${re:+--filter "$re"}
 	archive
 done
-make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"
+[ -n "${SKIP_SASS:-}" ] || { make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"; }
 archive_extra
 if [ -n "${NCU:-}" ]; then
 	mkdir -p results/_session/ncu
