@@ -39,12 +39,14 @@ plot ARG1 using 0:(FF("gflops")):xticlabels((sq(0) && column("m") == MAXM) ? str
      ""   using 0:(B("cublas_gflops")) with lines lw 2 lc rgb "#228833" title "cuBLAS"
 unset xtics
 set autoscale x
-set yrange [0:*]
+# Headroom above the curves for the key (two columns at the top).
+stats ARG1 using (sq(0) ? column("gflops") : NaN) nooutput
+set yrange [0:1.5 * STATS_max]
 set xtics nomirror rotate by 0 font ",10"
 set xlabel "N (m = n = k)"
-set key top left font ",8"
+set key top left maxrows 8 font ",7" samplen 2
 KS = "sgemm_01_naive sgemm_02_smem sgemm_04_volkov sgemm_06_method1 sgemm_12_method5_v3 sgemm_16_k3 sgemm_22_p4_smemdb sgemm_23_k1_8x8 sgemm_26_k1_12x12 sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256 sgemm_41_tc3xtf32 sgemm_43_tc3xtf32_128x256 cublas"
-plot for [k in KS] ARG1 using ((sq(0) && strcol("kernel") eq k) ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.5 title k
+plot for [k in KS] ARG1 using ((sq(0) && strcol("kernel") eq k) ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.5 lw (k eq "cublas" ? 3 : 1) title k
 if (NP == 3) {
 	set title sprintf("seed 001 Figure 9 steps at %.0f^3", F9M)
 	unset xlabel

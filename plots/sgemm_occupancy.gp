@@ -17,17 +17,22 @@ while (1) {
 	MS = MS . sprintf(" %.0f", prev)
 }
 N = words(MS) > 0 ? words(MS) : 1
-W = N > 1 ? 560 * N : 960
+NC = N > 1 ? 2 : 1
+NR = (N + 1) / 2
+W = N > 1 ? 1400 : 960
+H = N > 2 ? 450 * NR : 600
 load ARG0[1:strlen(ARG0)-strlen("sgemm_occupancy.gp")]."common.gp"
-set multiplot layout 1,N title "SGEMM GFLOP/s vs active threads per SM (shared memory reserved per block)"
+set multiplot layout NR,NC title "SGEMM GFLOP/s vs active threads per SM (shared memory reserved per block)"
 set xlabel "active threads per SM"
 set ylabel "GFLOP/s"
-set yrange [0:*]
-set key top left font ",8"
+set key top left font ",8" maxrows 4
 KS = "sgemm_04_volkov sgemm_05_volkov_lds128 sgemm_06_method1 sgemm_07_method2 sgemm_08_method3 sgemm_09_method4 sgemm_13_method6 sgemm_23_k1_8x8 sgemm_29_warptile sgemm_30_cpasync3"
 do for [i = 1:N] {
 	M = words(MS) > 0 ? real(word(MS, i)) : -1
 	set title sprintf("m = n = k = %.0f", M)
+	# Headroom above the curves and cuBLAS for the key.
+	stats ARG1 using ((ok(0) && column("m") == M) ? (column("gflops") > column("cublas_gflops") ? column("gflops") : column("cublas_gflops")) : NaN) nooutput
+	set yrange [0:1.45 * STATS_max]
 	plot for [k in KS] ARG1 using ((ok(0) && column("m") == M && strcol("kernel") eq k) ? column("active_threads_per_sm") : NaN):"gflops" smooth unique with linespoints pt 7 title k, \
 	     ""  using ((ok(0) && column("m") == M) ? column("active_threads_per_sm") : NaN):"cublas_gflops" smooth unique with lines lw 2 lc rgb "#228833" dt 2 title "cuBLAS"
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -347,26 +348,23 @@ static void test_report_writes_markdown(void **state)
 	result_free(&r);
 }
 
-/* The committed H100 reference run (the default suite) re-rendered from its CSVs alone, as CI
- * does on a machine without a GPU: exit 0, a section in its paper's layout for every experiment
- * of the registry (measured or "did not run"), the models, the Table 5 planner and the profile,
- * the paper GPUs' numbers beside ours, and, where gnuplot is installed (CI installs it), both
- * chart files of every experiment that has a CSV and of the roofline. */
-#define COMMITTED_RUN "results/h100-80gb-hbm3/20261123-155721"
-static void test_report_committed_run(void **state)
+/* Copy the CSVs of a committed run (its measured tables, meta and profile; not the report's own
+ * roofline/models outputs) into a fresh run directory DIR/h100-80gb-hbm3/<name of the run>,
+ * which is written to run; returns how many. */
+static int copy_committed_csvs(const char *committed, const char *dir, char *run, size_t runlen)
 {
-	char run[PATH_MAX], from[PATH_MAX + 64], to[PATH_MAX + 64], path[PATH_MAX + 64], *md;
+	char from[PATH_MAX + 64], to[PATH_MAX + 64];
 	struct dirent **ents;
-	struct result r;
-	int n, csvs = 0, have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	int n, csvs = 0;
 
-	if (access(COMMITTED_RUN "/meta.csv", R_OK))
-		fail_msg("%s/meta.csv not readable (make test runs from the repository root)", COMMITTED_RUN);
-	snprintf(run, sizeof run, "%s/h100-80gb-hbm3", (char *)*state);
+	if (access(committed, R_OK))
+		fail_msg("%s not readable (make test runs from the repository root)", committed);
+	snprintf(run, runlen, "%s/h100-80gb-hbm3", dir);
+	if (mkdir(run, 0700) && errno != EEXIST)
+		fail_msg("mkdir %s: %s", run, strerror(errno));
+	snprintf(run, runlen, "%s/h100-80gb-hbm3/%s", dir, strrchr(committed, '/') + 1);
 	assert_int_equal(mkdir(run, 0700), 0);
-	snprintf(run, sizeof run, "%s/h100-80gb-hbm3/20261123-155721", (char *)*state);
-	assert_int_equal(mkdir(run, 0700), 0);
-	n = scandir(COMMITTED_RUN, &ents, NULL, alphasort);
+	n = scandir(committed, &ents, NULL, alphasort);
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++) {
 		const char *d = ents[i]->d_name;
@@ -374,7 +372,7 @@ static void test_report_committed_run(void **state)
 		if (l > 4 && !strcmp(d + l - 4, ".csv") && strcmp(d, "roofline.csv") && strcmp(d, "models.csv")) {
 			char *text;
 			size_t len;
-			snprintf(from, sizeof from, COMMITTED_RUN "/%s", d);
+			snprintf(from, sizeof from, "%s/%s", committed, d);
 			snprintf(to, sizeof to, "%s/%s", run, d);
 			text = gp_read_file(from, &len);
 			assert_non_null(text);
@@ -385,7 +383,43 @@ static void test_report_committed_run(void **state)
 		free(ents[i]);
 	}
 	free(ents);
-	assert_true(csvs > 30);
+	return csvs;
+}
+
+/* A chart file exists, is not trivially small and, for SVG, holds the given text. */
+static void assert_chart(const char *run, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s.%s", run, name, k ? "png" : "svg");
+		if (stat(path, &st) || st.st_size < 1000)
+			fail_msg("%s missing or empty", path);
+	}
+	if (text) {
+		char *svg;
+		snprintf(path, sizeof path, "%s/%s.svg", run, name);
+		svg = slurp(path);
+		if (!strstr(svg, text))
+			fail_msg("%s does not show \"%s\"", path, text);
+		free(svg);
+	}
+}
+
+/* The committed H100 reference run (the default suite) re-rendered from its CSVs alone, as CI
+ * does on a machine without a GPU: exit 0, a section in its paper's layout for every experiment
+ * of the registry (measured or "did not run"), the models, the Table 5 planner and the profile,
+ * the paper GPUs' numbers beside ours, and, where gnuplot is installed (CI installs it), both
+ * chart files of every experiment that has a CSV and of the roofline. */
+#define COMMITTED_RUN "results/h100-80gb-hbm3/20261123-155721"
+static void test_report_committed_run(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX + 64], *md;
+	struct result r;
+	int have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+
+	assert_true(copy_committed_csvs(COMMITTED_RUN, *state, run, sizeof run) > 30);
 	r = RUN(*state, "report", run);
 	if (r.status)
 		show(&r);
@@ -404,12 +438,7 @@ static void test_report_committed_run(void **state)
 		snprintf(chart, sizeof chart, "![%s](%s.svg)", name, name);
 		if (!strstr(md, chart))
 			fail_msg("REPORT.md does not show the %s chart", name);
-		for (int k = 0; k < 2; k++) {
-			struct stat st;
-			snprintf(path, sizeof path, "%s/%s.%s", run, name, k ? "png" : "svg");
-			if (stat(path, &st) || st.st_size < 1000)
-				fail_msg("%s missing or empty", path);
-		}
+		assert_chart(run, name, NULL);
 	}
 	if (!strstr(md, "## Models") || !strstr(md, "## Schedule planner (seed 001 Table 5") ||
 	    !strstr(md, "## Tuning profile") || !strstr(md, "K20m") || !strstr(md, "C1060") || !strstr(md, "V100"))
@@ -424,6 +453,89 @@ static void test_report_committed_run(void **state)
 		print_message("gnuplot not installed: charts not checked\n");
 	}
 	free(md);
+	result_free(&r);
+}
+
+/* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
+ * (the 12x12 steps need sizes divisible by 192) and the SGEMM chart its third panel; the
+ * occupancy chart has a panel per size, with cuBLAS. */
+static void test_report_paper_sgemm_runs(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX + 64], *md;
+	struct result r;
+	const int have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+
+	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170746", *state, run, sizeof run), 3);
+	r = RUN(*state, "report", run);
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	if (!strstr(md, "Seed 001 Figure 9 layout at 12288") || !strstr(md, "| 4 | sgemm_28_k1_12x12_nordb | 2") ||
+	    !strstr(md, "| 12288 |"))
+		fail_msg("REPORT.md lacks Figure 9 at 12288 or the Figure 18 rows:\n%s", md);
+	free(md);
+	if (have_gnuplot)
+		assert_chart(run, "sgemm", "Figure 9 steps at 12288");
+	result_free(&r);
+
+	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170650", *state, run, sizeof run) >= 6);
+	r = RUN(*state, "report", run);
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	if (!strstr(md, "| sgemm_07_method2 | 3072 |") || !strstr(md, "Seed 001 Figure 8 layout"))
+		fail_msg("REPORT.md lacks method2 at 3072 in the occupancy table or the Figure 8 table:\n%s", md);
+	free(md);
+	if (have_gnuplot) {
+		assert_chart(run, "sgemm_occupancy", "m = n = k = 3072");
+		assert_chart(run, "sgemm_occupancy", "cuBLAS");
+		assert_chart(run, "sgemm_shapes", "4ww4w");
+	} else {
+		print_message("gnuplot not installed: charts not checked\n");
+	}
+	result_free(&r);
+}
+
+/* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid
+ * points") is normal and must not bury a real error, which must still reach stderr. */
+static void test_report_gnuplot_messages(void **state)
+{
+	char run[PATH_MAX], fake[PATH_MAX], gp_env[PATH_MAX + 16];
+	struct result r;
+
+	snprintf(fake, sizeof fake, "%s/fake-gnuplot", (char *)*state);
+	write_file(fake, "#!/bin/sh\n"
+			 "echo '\"x.gp\" line 3: warning: Skipping data file with no valid points' >&2\n"
+			 "echo 'fake gnuplot: the real problem' >&2\n"
+			 "exit ${FAKE_GNUPLOT_RC:-0}\n");
+	assert_int_equal(chmod(fake, 0700), 0);
+	snprintf(gp_env, sizeof gp_env, "GNUPLOT=%s", fake);
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	strcat(run, "/20250101-000000");
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=0", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.err, "no valid points") || strstr(r.err, "real problem"))
+		fail_msg("a successful gnuplot's messages reached stderr:\n%s", r.err);
+	result_free(&r);
+
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=1", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	assert_int_not_equal(r.status, 0);
+	if (!strstr(r.err, "fake gnuplot: the real problem") || !strstr(r.err, "gnuplot failed"))
+		fail_msg("a failing gnuplot's error did not reach stderr:\n%s", r.err);
+	if (strstr(r.err, "no valid points"))
+		fail_msg("the harmless warning was shown with the error:\n%s", r.err);
 	result_free(&r);
 }
 
@@ -516,6 +628,8 @@ int main(void)
 		T(test_report_bad_meta),
 		T(test_report_writes_markdown),
 		T(test_report_committed_run),
+		T(test_report_paper_sgemm_runs),
+		T(test_report_gnuplot_messages),
 		T(test_earlier_results_untouched),
 		T(test_no_gpu),
 	};
