@@ -7,5 +7,6 @@ set xlabel "N"
 set ylabel "GFLOP/s"
 set logscale y
 set key font ",8" outside right
-KS = "dgemm_01_naive dgemm_02_smem16 dgemm_03_smem32 dgemm_04_ilp4 dgemm_05_k3_16x16 dgemm_05_k3_16x8 dgemm_05_k3_8x8 dgemm_05_k3_8x4 dgemm_05_k3_4x4 dgemm_06_k3_16x16_c dgemm_06_k3_16x8_c cublas_d"
-plot for [k in KS] ARG1 using ((strcol("status") eq "ok" && strcol("kernel") eq k) ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.6 title k
+KS = "dgemm_01_naive dgemm_02_smem16 dgemm_03_smem32 dgemm_04_ilp4 dgemm_05_k3_16x16 dgemm_05_k3_16x8 dgemm_05_k3_8x8 dgemm_05_k3_8x4 dgemm_05_k3_4x4 dgemm_06_k3_16x16_c dgemm_06_k3_16x8_c"
+plot for [k in KS] ARG1 using ((strcol("status") eq "ok" && strcol("kernel") eq k) ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.6 title k, \
+     "" using ((strcol("status") eq "ok" && strcol("kernel") eq "cublas_d") ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.6 lw 3 lc rgb "black" title "cublas_d"
