@@ -407,6 +407,25 @@ static void assert_chart(const char *run, const char *name, const char *text)
 	}
 }
 
+/* `gpuprobe report RUN` must succeed; returns its REPORT.md. */
+static char *render_report(const char *dir, const char *run)
+{
+	char path[PATH_MAX + 16];
+	struct result r = RUN(dir, "report", run);
+
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	result_free(&r);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	return slurp(path);
+}
+
+static int have_gnuplot(void)
+{
+	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
 /* The committed H100 reference run (the default suite) re-rendered from its CSVs alone, as CI
  * does on a machine without a GPU: exit 0, a section in its paper's layout for every experiment
  * of the registry (measured or "did not run"), the models, the Table 5 planner and the profile,
@@ -416,16 +435,10 @@ static void assert_chart(const char *run, const char *name, const char *text)
 static void test_report_committed_run(void **state)
 {
 	char run[PATH_MAX], path[PATH_MAX + 64], *md;
-	struct result r;
-	int have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	const int gnuplot = have_gnuplot();
 
 	assert_true(copy_committed_csvs(COMMITTED_RUN, *state, run, sizeof run) > 30);
-	r = RUN(*state, "report", run);
-	if (r.status)
-		show(&r);
-	assert_int_equal(r.status, 0);
-	snprintf(path, sizeof path, "%s/REPORT.md", run);
-	md = slurp(path);
+	md = render_report(*state, run);
 	for (size_t e = 0; e < gp_nexperiments; e++) {
 		const char *name = gp_experiments[e]->name;
 		char head[128], chart[160];
@@ -433,7 +446,7 @@ static void test_report_committed_run(void **state)
 		if (!strstr(md, head))
 			fail_msg("REPORT.md has no section for %s", name);
 		snprintf(path, sizeof path, "%s/%s.csv", run, name);
-		if (!have_gnuplot || !exists(path))
+		if (!gnuplot || !exists(path))
 			continue;
 		snprintf(chart, sizeof chart, "![%s](%s.svg)", name, name);
 		if (!strstr(md, chart))
@@ -446,14 +459,13 @@ static void test_report_committed_run(void **state)
 	/* With the build's SGEMM cubin (make builds it) the planner shows what sgemm_29 achieves. */
 	if (!access("build/cubins/sgemm.sm_90.cubin", R_OK) && !strstr(md, "Achieved by `sgemm_29_warptile`"))
 		fail_msg("REPORT.md lacks the load-to-use distances sgemm_29 achieves");
-	if (have_gnuplot) {
+	if (gnuplot) {
 		snprintf(path, sizeof path, "%s/roofline.svg", run);
 		assert_true(exists(path));
 	} else {
 		print_message("gnuplot not installed: charts not checked\n");
 	}
 	free(md);
-	result_free(&r);
 }
 
 /* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
@@ -461,43 +473,29 @@ static void test_report_committed_run(void **state)
  * occupancy chart has a panel per size, with cuBLAS. */
 static void test_report_paper_sgemm_runs(void **state)
 {
-	char run[PATH_MAX], path[PATH_MAX + 64], *md;
-	struct result r;
-	const int have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+	char run[PATH_MAX], *md;
 
 	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170746", *state, run, sizeof run), 3);
-	r = RUN(*state, "report", run);
-	if (r.status)
-		show(&r);
-	assert_int_equal(r.status, 0);
-	snprintf(path, sizeof path, "%s/REPORT.md", run);
-	md = slurp(path);
+	md = render_report(*state, run);
 	if (!strstr(md, "Seed 001 Figure 9 layout at 12288") || !strstr(md, "| 4 | sgemm_28_k1_12x12_nordb | 2") ||
 	    !strstr(md, "| 12288 |"))
 		fail_msg("REPORT.md lacks Figure 9 at 12288 or the Figure 18 rows:\n%s", md);
 	free(md);
-	if (have_gnuplot)
+	if (have_gnuplot())
 		assert_chart(run, "sgemm", "Figure 9 steps at 12288");
-	result_free(&r);
 
 	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170650", *state, run, sizeof run) >= 6);
-	r = RUN(*state, "report", run);
-	if (r.status)
-		show(&r);
-	assert_int_equal(r.status, 0);
-	snprintf(path, sizeof path, "%s/REPORT.md", run);
-	md = slurp(path);
+	md = render_report(*state, run);
 	if (!strstr(md, "| sgemm_07_method2 | 3072 |") || !strstr(md, "Seed 001 Figure 8 layout"))
 		fail_msg("REPORT.md lacks method2 at 3072 in the occupancy table or the Figure 8 table:\n%s", md);
 	free(md);
-	if (have_gnuplot) {
+	if (have_gnuplot()) {
 		assert_chart(run, "sgemm_occupancy", "m = n = k = 3072");
 		assert_chart(run, "sgemm_occupancy", "cuBLAS");
 		assert_chart(run, "sgemm_shapes", "4ww4w");
 	} else {
 		print_message("gnuplot not installed: charts not checked\n");
 	}
-	result_free(&r);
 }
 
 /* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid

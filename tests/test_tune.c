@@ -527,10 +527,25 @@ static void test_cli_without_gpu(void **state)
 	result_free(&r);
 }
 
+/* A run directory DIR/NAME with the given meta.csv and profile.csv texts, written to path. */
+static void make_run(const char *dir, const char *name, const char *meta, const char *profile, char *path,
+		     size_t len)
+{
+	char f[PATH_MAX + 32];
+
+	snprintf(path, len, "%s/%s", dir, name);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(f, sizeof f, "%s/meta.csv", path);
+	write_file(f, meta);
+	snprintf(f, sizeof f, "%s/profile.csv", path);
+	write_file(f, profile);
+}
+
 static void test_cli_errors(void **state)
 {
 	const char *dir = *state;
-	char empty[PATH_MAX], ragged[PATH_MAX], noffma[PATH_MAX], path[PATH_MAX + 32];
+	static const char meta[] = "key,value\nsm_count,132\nsm_clock_measured_MHz,1980\n";
+	char empty[PATH_MAX], ragged[PATH_MAX], noffma[PATH_MAX];
 	struct result r;
 
 	r = BIN(dir, "tune");
@@ -559,22 +574,14 @@ static void test_cli_errors(void **state)
 	assert_string_equal(r.out, "");
 	result_free(&r);
 	/* A run whose CSV is broken (ragged) or lacks what the model needs: bad CSV (3). */
-	snprintf(ragged, sizeof ragged, "%s/ragged", dir);
-	assert_int_equal(mkdir(ragged, 0700), 0);
-	snprintf(path, sizeof path, "%s/meta.csv", ragged);
-	write_file(path, "key,value\nsm_count,132\nsm_clock_measured_MHz,1980\n");
-	snprintf(path, sizeof path, "%s/profile.csv", ragged);
-	write_file(path, "key,value,unit,method,source\nffma_ops_per_clk_per_sm,126\n");
+	make_run(dir, "ragged", meta, "key,value,unit,method,source\nffma_ops_per_clk_per_sm,126\n", ragged,
+		 sizeof ragged);
 	r = BIN(dir, "tune", "sgemm", ragged);
 	one_line_error(&r, GP_ECONFIG, NULL);
 	assert_string_equal(r.out, "");
 	result_free(&r);
-	snprintf(noffma, sizeof noffma, "%s/noffma", dir);
-	assert_int_equal(mkdir(noffma, 0700), 0);
-	snprintf(path, sizeof path, "%s/meta.csv", noffma);
-	write_file(path, "key,value\nsm_count,132\nsm_clock_measured_MHz,1980\n");
-	snprintf(path, sizeof path, "%s/profile.csv", noffma);
-	write_file(path, "key,value,unit,method,source\nhbm_read_bw_GBps,3000,GB/s,x,bw_hbm\n");
+	make_run(dir, "noffma", meta, "key,value,unit,method,source\nhbm_read_bw_GBps,3000,GB/s,x,bw_hbm\n", noffma,
+		 sizeof noffma);
 	r = BIN(dir, "tune", "sgemm", noffma);
 	one_line_error(&r, GP_ECONFIG, "FFMA");
 	result_free(&r);
