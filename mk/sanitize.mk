@@ -6,7 +6,7 @@
 #   make valgrind    the normal test programs under valgrind memcheck (--error-exitcode=1,
 #                    --leak-check=full); children are not traced, so the gpuprobe binary that
 #                    test_cli spawns and the nvcc that test_sass runs execute natively
-#   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) run by bin/gpuprobe under
+#   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) (configs/sanitize.csv) run by bin/gpuprobe under
 #                    compute-sanitizer memcheck and racecheck, with --no-isolate: compute-sanitizer
 #                    does not instrument a child made by fork() without exec (seen on the H100:
 #                    one ERROR SUMMARY per run and kernels at full speed), so the runner must
@@ -28,7 +28,7 @@ VALGRIND_DIR := $(BUILD)/valgrind
 
 SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer \
 	$(CUDA_HOME)/compute-sanitizer/compute-sanitizer) $(shell command -v compute-sanitizer 2>/dev/null))
-SANITIZE_SUITE ?= configs/quick.csv
+SANITIZE_SUITE ?= configs/sanitize.csv
 SANITIZE_TOOLS ?= memcheck racecheck
 # Which experiments of the suite (default: every one), so a session can split the work over
 # several calls, e.g. SANITIZE_EXPERIMENTS="lat_ffma tput_fp32" SANITIZE_TOOLS=memcheck.

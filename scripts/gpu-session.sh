@@ -8,7 +8,7 @@
 # program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump); SOLVE=1 runs the ISA
 # encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
 # SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over SANITIZE_SUITE, default
-# the quick suite; SANITIZE_LIMIT_S seconds per run, default 60; SANITIZE_TOTAL_S for all of it)
+# configs/sanitize.csv, sized for racecheck; SANITIZE_LIMIT_S seconds per run, default 180; SANITIZE_TOTAL_S for all of it)
 # last, with the solver beside it when both are asked for.
 # FILTER=REGEX limits the extra suites, SUITE:REGEX one of them (the paper suite does not fit one 10-minute call: split it);
 # SUITE_LIMIT_S stops each extra suite with SIGINT (a clean, incomplete run) after that many seconds.
@@ -108,7 +108,7 @@ elif [ -n "${SOLVE:-}" ]; then
 fi
 if [ -n "${SANITIZE:-}" ]; then
 	timed timeout "${SANITIZE_TOTAL_S:-3600}" make sanitize SM="$SM" DEPS="$DEPS" \
-		SANITIZE_OUT=results/_session/sanitize SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-60}" \
+		SANITIZE_OUT=results/_session/sanitize SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-180}" \
 		${SANITIZE_SUITE:+SANITIZE_SUITE=$SANITIZE_SUITE}
 	rm -rf results/_session/sanitize/results
 	archive_extra
