@@ -470,7 +470,7 @@ static void test_report_committed_run(void **state)
 
 /* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
  * (the 12x12 steps need sizes divisible by 192) and the SGEMM chart its third panel; the
- * occupancy chart has a panel per size, with cuBLAS. */
+ * occupancy chart has a panel per size, with cuBLAS; the shapes run has every fixed-tile kernel. */
 static void test_report_paper_sgemm_runs(void **state)
 {
 	char run[PATH_MAX], *md;
@@ -496,6 +496,16 @@ static void test_report_paper_sgemm_runs(void **state)
 	} else {
 		print_message("gnuplot not installed: charts not checked\n");
 	}
+
+	/* Figure 8 at W = 384..3072: the fixed-tile kernels on every shape at W = 3072. */
+	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-183015", *state, run, sizeof run), 3);
+	md = render_report(*state, run);
+	if (!strstr(md, "| w4ww | 3072 | sgemm_43_tc3xtf32_128x256 |") || !strstr(md, "| 4w2ww | 3072 | sgemm_29_warptile |") ||
+	    !strstr(md, "| www | 384 | sgemm_26_k1_12x12 |"))
+		fail_msg("REPORT.md lacks the Figure 8 rows at W = 384 and 3072:\n%s", md);
+	free(md);
+	if (have_gnuplot())
+		assert_chart(run, "sgemm_shapes", "sgemm_43_tc3xtf32_128x256");
 }
 
 /* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid
