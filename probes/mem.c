@@ -71,8 +71,14 @@ static int chain_build(struct gp_run *run, struct chain *c, size_t footprint, si
 	while (footprint / c->spacing > CHAIN_MAX_SLOTS)
 		c->spacing *= 2;
 	c->slots = footprint / c->spacing;
-	if (stride % 8 || c->slots < 2) {
-		mem_fail(status, len, "refused: %zu-byte footprint at a %zu-byte stride gives %zu slots of 8-byte pointers",
+	if (stride % 8) {
+		mem_fail(status, len, "refused: a %zu-byte stride does not hold 8-byte pointers aligned", stride);
+		return GP_EVALID;
+	}
+	/* A sweep crosses every stride with every footprint: a footprint under two strides is not a
+	 * chain, a point the sweep cannot form rather than a failure. */
+	if (c->slots < 2) {
+		mem_fail(status, len, "n/a: a %zu-byte footprint at a %zu-byte stride holds %zu slot(s); a chain needs 2",
 			 footprint, stride, c->slots);
 		return GP_EVALID;
 	}
@@ -228,7 +234,7 @@ row:
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = mem_ok(status) ? 0 : GP_EVALID;
+	rc = mem_row_rc(status);
 done:
 	chain_free(&c);
 	gp_free(d_out);
@@ -510,7 +516,7 @@ row:
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = mem_ok(status) ? 0 : GP_EVALID;
+	rc = mem_row_rc(status);
 done:
 	chain_free(&c);
 	gp_free(d_out);
@@ -667,7 +673,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_ok(status) ? 0 : GP_EVALID;
+		rc = mem_row_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -807,7 +813,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_ok(status) ? 0 : GP_EVALID;
+		rc = mem_row_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -900,7 +906,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_ok(status) ? 0 : GP_EVALID;
+		rc = mem_row_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -1073,7 +1079,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_ok(status) ? 0 : GP_EVALID;
+		rc = mem_row_rc(status);
 done:
 	gp_free(d_a);
 	if (d_b != d_a)

@@ -70,12 +70,21 @@ static void test_footprints_exceed_caches(void **state)
 static void test_tlb_and_dist(void **state)
 {
 	static const char *const tlb[] = { "footprint_bytes", "4194304 67108864", "loads", "4096" };
+	static const char *const tlb_wide[] = { "stride_bytes", "33554432", "footprint_bytes", "4194304 67108864",
+						"loads", "4096" };
 	static const char *const dist[] = { "footprint_bytes", "16384 1073741824", "records", "1024" };
 	struct gp_table *t;
 
 	NEED_GPU();
 	t = measure("lat_mem_tlb", tlb, 4);
 	assert_int_equal(t->nrows, 2);
+	gp_table_free(t);
+	/* A sweep crossing a 32 MiB stride with a 4 MiB footprint: one slot, no chain; an n/a row
+	 * (measure() requires every point to return 0), and 64 MiB (two slots) still measures. */
+	t = measure("lat_mem_tlb", tlb_wide, 6);
+	assert_int_equal(t->nrows, 2);
+	assert_true(!strncmp(gp_table_get(t, 0, "status"), "n/a:", 4));
+	assert_string_equal(gp_table_get(t, 1, "status"), "ok");
 	gp_table_free(t);
 	t = measure("lat_mem_dist", dist, 4);
 	assert_int_equal(t->nrows, 2);
