@@ -11,7 +11,7 @@ set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.8 border -1
 set xtics rotate by -40
-stats ARG1 using "warps" nooutput
+stats ARG1 using (strcol("status") eq "ok" ? column("warps") : NaN) nooutput
 W = STATS_max
 v(r) = (column("warps") == W && column("reuse") == r && strcol("status") eq "ok") ? column("cycles_per_insn") : NaN
 lab = '(column("warps") == W && column("reuse") == 0 ? strcol("op")." ".strcol("combo") : "")'

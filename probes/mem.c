@@ -255,12 +255,13 @@ static int lat_mem_tlb_measure(struct gp_run *run, const struct gp_point *pt, st
 	return lat_chase_measure(run, pt, t, 1);
 }
 
-/* The curve of one pattern/path/stride, sorted by footprint, from rows with status ok. */
-static size_t curve(const struct gp_table *t, const char *pattern, const char *path, double *fp, double *lat,
-		    size_t max)
+/* The curve of one pattern/path/stride (stride < 0: the first one the table has), sorted by
+ * footprint, from rows with status ok. */
+static size_t curve(const struct gp_table *t, const char *pattern, const char *path, double stride, double *fp,
+		    double *lat, size_t max)
 {
 	size_t n = 0;
-	double stride0 = -1;
+	double stride0 = stride;
 
 	for (size_t r = 0; r < t->nrows && n < max; r++) {
 		double f, l, s;
@@ -319,7 +320,7 @@ static void lat_mem_derive(struct gp_run *run, const struct gp_table *t)
 		goto done;
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
 		struct gp_cp_result cp;
-		const size_t n = curve(t, "random", paths[p], fp, lat, MAXPTS);
+		const size_t n = curve(t, "random", paths[p], -1, fp, lat, MAXPTS);
 		char key[64], method[160];
 		size_t hbm = (size_t)-1, first_l2;
 		if (n < 3 || gp_changepoint(fp, lat, n, &cp) || !cp.nlevels)
@@ -377,7 +378,7 @@ static void lat_mem_tlb_derive(struct gp_run *run, const struct gp_table *t)
 		goto done;
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
 		struct gp_cp_result cp;
-		const size_t n = curve(t, NULL, paths[p], fp, lat, MAXPTS);
+		const size_t n = curve(t, NULL, paths[p], -1, fp, lat, MAXPTS);
 		char key[64], method[160];
 		if (n < 3 || gp_changepoint_step(fp, lat, n, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
 			continue;
@@ -1129,7 +1130,7 @@ GP_EXP_IMPL(bw_hbm, bw_hbm_params, bw_hbm_cols, bw_hbm_measure, bw_hbm_derive, b
 
 /* ------------------------------------------------------------------ report sections */
 
-static void lat_levels_md(FILE *md, const struct gp_table *t, const char *pattern, const char *path,
+static void lat_levels_md(FILE *md, const struct gp_table *t, const char *pattern, const char *path, double stride,
 			  const char *what, double min_step)
 {
 	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
@@ -1138,12 +1139,15 @@ static void lat_levels_md(FILE *md, const struct gp_table *t, const char *patter
 
 	if (!fp || !lat)
 		goto done;
-	n = curve(t, pattern, path, fp, lat, MAXPTS);
+	n = curve(t, pattern, path, stride, fp, lat, MAXPTS);
 	if (n < 3 || gp_changepoint_step(fp, lat, n, min_step, &cp))
 		goto done;
-	fprintf(md, "\n%s, `%s` path: %zu levels over %zu footprints (noise %.3f in ln latency).\n\n"
+	fprintf(md, "\n%s, `%s` path", what, path);
+	if (stride > 0)
+		fprintf(md, ", %.0f KiB stride", stride / 1024);
+	fprintf(md, ": %zu levels over %zu footprints (noise %.3f in ln latency).\n\n"
 		    "| level | latency (cycles) | footprints on the level | capacity (last on level) | next footprint |\n"
-		    "|---|---|---|---|---|\n", what, path, cp.nlevels, n, cp.sigma);
+		    "|---|---|---|---|---|\n", cp.nlevels, n, cp.sigma);
 	for (size_t k = 0; k < cp.nlevels; k++)
 		fprintf(md, "| %zu | %.1f | %.0f KiB … %.0f KiB | %.0f KiB | %s%.0f KiB |\n", k + 1, cp.level[k].latency,
 			cp.level[k].footprint_first / 1024, cp.level[k].footprint_last / 1024,
@@ -1163,7 +1167,7 @@ static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_t
 		    "and capacities found by change-point detection (harness/changepoint.c). Paper (seed 000, "
 		    "GT200): %s cycles to DRAM.\n", v ? v : "–");
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
-		lat_levels_md(md, t, "random", paths[p], "Random chase", GP_CP_MIN_STEP);
+		lat_levels_md(md, t, "random", paths[p], -1, "Random chase", GP_CP_MIN_STEP);
 	fputc('\n', md);
 }
 
@@ -1173,8 +1177,25 @@ static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct 
 
 	fprintf(md, "TLB: one slot per page-sized stride, random order; a step in latency past a footprint is "
 		    "that TLB's reach, its height the miss cost.\n");
-	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
-		lat_levels_md(md, t, NULL, paths[p], "Page-stride chase", GP_CP_TLB_STEP);
+	/* One curve per path and stride: a sweep over several page sizes (2 MiB, 32 MiB) tells a TLB
+	 * whose reach counts pages from one whose reach is a span of addresses. */
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
+		double strides[16];
+		size_t ns = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			double s;
+			size_t k = 0;
+			if (strcmp(gp_table_get(t, r, "status"), "ok") || strcmp(gp_table_get(t, r, "path"), paths[p]) ||
+			    gp_table_get_double(t, r, "stride_bytes", &s))
+				continue;
+			while (k < ns && strides[k] != s)
+				k++;
+			if (k == ns && ns < GP_ARRAY_SIZE(strides))
+				strides[ns++] = s;
+		}
+		for (size_t k = 0; k < ns; k++)
+			lat_levels_md(md, t, NULL, paths[p], strides[k], "Page-stride chase", GP_CP_TLB_STEP);
+	}
 	fputc('\n', md);
 }
 

@@ -937,8 +937,9 @@ static void regbank_ffma_report(FILE *md, const struct gp_table *t, const struct
 	};
 	double wmax = 0, w;
 
+	/* The most warps measured: rows that did not run (n/a, a fault) have nothing to show. */
 	for (size_t r = 0; r < t->nrows; r++)
-		if (!gp_table_get_double(t, r, "warps", &w))
+		if (!strcmp(gp_table_get(t, r, "status"), "ok") && !gp_table_get_double(t, r, "warps", &w))
 			wmax = fmax(wmax, w);
 	fprintf(md, "Seed 001 Table 2 layout: throughput of an instruction stream whose source registers were patched "
 		    "into each combination (residues mod 8 of Ra Rb Rc; Rd is the template's). Th/SM = 128 / cycles per "

@@ -508,6 +508,33 @@ static void test_report_paper_sgemm_runs(void **state)
 		assert_chart(run, "sgemm_shapes", "sgemm_43_tc3xtf32_128x256");
 }
 
+/* The paper suite's probe runs: a TLB sweep over two page strides gets a level table and a curve
+ * per stride (the first stride alone hid the 32 MiB curve), and a register-bank run whose 8-warp
+ * points all faulted still gets its table and chart at the most warps that ran. */
+static void test_report_paper_probe_runs(void **state)
+{
+	char run[PATH_MAX], *md;
+
+	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-185445", *state, run, sizeof run) >= 4);
+	md = render_report(*state, run);
+	if (!strstr(md, "Page-stride chase, `cg` path, 2048 KiB stride:") ||
+	    !strstr(md, "Page-stride chase, `cg` path, 32768 KiB stride:"))
+		fail_msg("REPORT.md lacks a TLB level table per stride:\n%s", md);
+	free(md);
+	if (have_gnuplot())
+		assert_chart(run, "lat_mem_tlb", "cg path, 32 MiB stride");
+
+	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-184557", *state, run, sizeof run) >= 10);
+	md = render_report(*state, run);
+	if (!strstr(md, "Rows at 4 warps per SMSP."))
+		fail_msg("REPORT.md's register-bank table is not at 4 warps (8 all faulted):\n%s", md);
+	free(md);
+	if (have_gnuplot())
+		assert_chart(run, "regbank_ffma", "reuse on every source");
+	else
+		print_message("gnuplot not installed: charts not checked\n");
+}
+
 /* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid
  * points") is normal and must not bury a real error, which must still reach stderr. */
 static void test_report_gnuplot_messages(void **state)
@@ -637,6 +664,7 @@ int main(void)
 		T(test_report_writes_markdown),
 		T(test_report_committed_run),
 		T(test_report_paper_sgemm_runs),
+		T(test_report_paper_probe_runs),
 		T(test_report_gnuplot_messages),
 		T(test_earlier_results_untouched),
 		T(test_no_gpu),
