@@ -533,6 +533,16 @@ static void test_report_paper_probe_runs(void **state)
 		assert_chart(run, "regbank_ffma", "reuse on every source");
 	else
 		print_message("gnuplot not installed: charts not checked\n");
+
+	/* TSM2R at two t3 per kernel and m (the chart keeps the best of them), interrupted by the
+	 * call's limit: the report says so and still has the ladder. */
+	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-190547", *state, run, sizeof run), 3);
+	md = render_report(*state, run);
+	if (!strstr(md, "| v0 | single |") || !strstr(md, "| v3 | double |") || !strstr(md, "interrupted"))
+		fail_msg("REPORT.md lacks the TSM2R ladder or the run's interrupted status:\n%s", md);
+	free(md);
+	if (have_gnuplot())
+		assert_chart(run, "tsm2r", "double, n = 16: speedup");
 }
 
 /* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid
