@@ -24,9 +24,19 @@
 
 #include "gpu_test.h"
 
-static int is_na(const struct gp_table *t, size_t r)
+/* Two points of experiment `name`: the first runs ("ok"), the second is one the template cannot
+ * build or run, an "n/a" row whose numbers are "nan" (what gp_row_num writes) and whose measure()
+ * returns 0 (measure() asserts that). */
+static void assert_ok_then_na(const char *name, const char *const *set, size_t n, const char *what)
 {
-	return !strncmp(gp_table_get(t, r, "status"), "n/a:", 4);
+	struct gp_table *t = measure(name, set, n);
+
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(gp_table_get(t, 0, "status"), "ok");
+	if (strncmp(gp_table_get(t, 1, "status"), "n/a:", 4))
+		fail_msg("%s: status '%s', want n/a", what, gp_table_get(t, 1, "status"));
+	assert_string_equal(gp_table_get(t, 1, "cycles_per_insn"), "nan");
+	gp_table_free(t);
 }
 
 /* rb_offset 0 puts RB in RA's bank, 1 in the other: at one warp the conflict shows in full. */
@@ -55,32 +65,18 @@ static void test_regbank_map_one_warp(void **state)
 static void test_regbank_ffma_too_many_warps(void **state)
 {
 	static const char *const set[] = { "op", "ffma", "combo", "012", "reuse", "0", "warps", "1 8" };
-	struct gp_table *t;
 
 	NEED_GPU();
-	t = measure("regbank_ffma", set, 8);
-	assert_int_equal(t->nrows, 2);
-	assert_string_equal(gp_table_get(t, 0, "status"), "ok");
-	if (!is_na(t, 1))
-		fail_msg("8 warps per SMSP: status '%s', want n/a", gp_table_get(t, 1, "status"));
-	/* No number for a point that did not run: the cell is "nan" (what gp_row_num writes). */
-	assert_string_equal(gp_table_get(t, 1, "cycles_per_insn"), "nan");
-	gp_table_free(t);
+	assert_ok_then_na("regbank_ffma", set, 8, "8 warps per SMSP");
 }
 
 /* The template has six free registers of one residue mod 8 beside the fixed pair, not eight. */
 static void test_regbank_reuse_beyond_template(void **state)
 {
 	static const char *const set[] = { "slot", "a", "distinct", "2 8", "reuse", "0", "warps", "4" };
-	struct gp_table *t;
 
 	NEED_GPU();
-	t = measure("regbank_reuse", set, 8);
-	assert_int_equal(t->nrows, 2);
-	assert_string_equal(gp_table_get(t, 0, "status"), "ok");
-	if (!is_na(t, 1))
-		fail_msg("8 distinct registers: status '%s', want n/a", gp_table_get(t, 1, "status"));
-	gp_table_free(t);
+	assert_ok_then_na("regbank_reuse", set, 8, "8 distinct registers");
 }
 
 int main(void)
