@@ -424,7 +424,7 @@ static int measure_spec(struct gp_run *run, struct gp_table *t, const struct sg_
 	if ((rc = prepare_job(run, s, &j, &r, status, sizeof status)))
 		goto done;
 	if (strncmp(status, "ok", 3)) {
-		rc = strncmp(status, "n/a", 3) ? GP_EVALID : 0;
+		rc = gp_status_rc(status);
 		goto row;
 	}
 	/* Correctness first: a poisoned output, one run, compared with the reference. */
@@ -472,7 +472,7 @@ static int measure_spec(struct gp_run *run, struct gp_table *t, const struct sg_
 			snprintf(status, sizeof status, "%.0f GFLOP/s above the %.0f GFLOP/s peak at %.0f MHz: broken probe",
 				 gf, ceiling, r.clock);
 	}
-	rc = strcmp(status, "ok") ? GP_EVALID : 0;
+	rc = gp_status_rc(status);
 row:
 	if (put_row(run, t, s, v, c, &r, status))
 		return GP_EFAIL;

@@ -505,7 +505,7 @@ static int measure_spec(struct gp_run *run, struct gp_table *t, const struct spe
 		else if (fceil > 0 && gf > 1.01 * fceil)
 			snprintf(status, sizeof status, "%.0f GFLOP/s above the %.0f peak: broken probe", gf, fceil);
 	}
-	rc = strcmp(status, "ok") ? GP_EVALID : 0;
+	rc = gp_status_rc(status);
 	if (put_row(run, t, &j, &r, status))
 		return GP_EFAIL;
 	return rc;

@@ -91,6 +91,12 @@ extern const struct gp_experiment *const gp_experiments[];
 extern const size_t gp_nexperiments;
 const struct gp_experiment *gp_experiment_find(const char *name);
 
+/* A row's status is "ok", "n/a: why" (a point the sweep asks for but the probe cannot form: no
+ * numbers, not a failure) or why its numbers must not be used. gp_status_na says whether it is
+ * n/a; gp_status_rc is measure()'s return for a row with it: 0 for ok and n/a, else GP_EVALID. */
+int gp_status_na(const char *status);
+int gp_status_rc(const char *status);
+
 /* Run-wide state handed to measure(): device, repetitions, module cache, profile. */
 struct gp_run {
 	struct gp_device *dev;

@@ -30,3 +30,13 @@ const struct gp_experiment *gp_experiment_find(const char *name)
 			return gp_experiments[i];
 	return NULL;
 }
+
+int gp_status_na(const char *status)
+{
+	return !strncmp(status, "n/a", 3);
+}
+
+int gp_status_rc(const char *status)
+{
+	return !strcmp(status, "ok") || gp_status_na(status) ? 0 : GP_EVALID;
+}

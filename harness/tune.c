@@ -234,7 +234,7 @@ long gp_tune_replace(struct gp_tune *tu, size_t i)
 	for (size_t j = i + 1; j < tu->n; j++) {
 		struct gp_tune_row *next = &tu->rows[j];
 		/* Not n/a on the host and not already chosen: the next tile in rank order. */
-		if (next->rank_row < 0 || next->candidate || !strncmp(next->status, "n/a", 3))
+		if (next->rank_row < 0 || next->candidate || gp_status_na(next->status))
 			continue;
 		next->candidate = 1;
 		snprintf(next->status, sizeof next->status, "not measured");
@@ -304,7 +304,7 @@ int gp_tune_measure(struct gp_tune *tu, struct gp_run *run)
 			ncand += tu->rows[j].candidate;
 		gp_info("gpuprobe: tune: [%zu/%zu] %s at %d^3\n", ++done, ncand, r->kernel, tu->size);
 		rc = measure_one(run, e, tu->size, r, t);
-		if (!rc && r->rank_row >= 0 && !strncmp(r->status, "n/a", 3)) {
+		if (!rc && r->rank_row >= 0 && gp_status_na(r->status)) {
 			/* n/a only the device can tell (e.g. tensor cores this GPU lacks): like a tile the
 			 * size rules out, it gives its place to the next one in rank order. */
 			r->measured = 0;

@@ -6,8 +6,9 @@
 #   make valgrind    the normal test programs under valgrind memcheck (--error-exitcode=1,
 #                    --leak-check=full); children are not traced, so the gpuprobe binary that
 #                    test_cli spawns and the nvcc that test_sass runs execute natively
-#   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) (configs/sanitize.csv) run by bin/gpuprobe under
-#                    compute-sanitizer memcheck and racecheck, with --no-isolate: compute-sanitizer
+#   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) (default configs/sanitize.csv,
+#                    sized for racecheck) run by bin/gpuprobe under compute-sanitizer memcheck and
+#                    racecheck, with --no-isolate: compute-sanitizer
 #                    does not instrument a child made by fork() without exec (seen on the H100:
 #                    one ERROR SUMMARY per run and kernels at full speed), so the runner must
 #                    measure in its own process; fails on any reported error; logs and a

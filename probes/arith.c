@@ -207,7 +207,7 @@ static int lat_ffma_measure(struct gp_run *run, const struct gp_point *pt, struc
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = strcmp(status, "ok") ? GP_EVALID : 0;
+	rc = gp_status_rc(status);
 done:
 	gp_free(d_out);
 	gp_free(d_t0);
@@ -396,7 +396,7 @@ static int tput_fp32_measure(struct gp_run *run, const struct gp_point *pt, stru
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = strcmp(status, "ok") ? GP_EVALID : 0;
+	rc = gp_status_rc(status);
 done:
 	gp_free(d_out);
 	gp_free(d_bc);

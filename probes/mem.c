@@ -234,7 +234,7 @@ row:
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = mem_row_rc(status);
+	rc = gp_status_rc(status);
 done:
 	chain_free(&c);
 	gp_free(d_out);
@@ -517,7 +517,7 @@ row:
 		rc = GP_EFAIL;
 		goto done;
 	}
-	rc = mem_row_rc(status);
+	rc = gp_status_rc(status);
 done:
 	chain_free(&c);
 	gp_free(d_out);
@@ -674,7 +674,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -814,7 +814,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -907,7 +907,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_buf);
 	gp_free(d_out);
@@ -1080,7 +1080,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_a);
 	if (d_b != d_a)

@@ -12,11 +12,6 @@ int mem_ok(const char *status)
 	return !strcmp(status, "ok");
 }
 
-int mem_row_rc(const char *status)
-{
-	return mem_ok(status) || !strncmp(status, "n/a", 3) ? 0 : GP_EVALID;
-}
-
 void mem_fail(char *status, size_t len, const char *fmt, ...)
 {
 	va_list ap;

@@ -28,8 +28,5 @@ double mem_percentile(double *v, size_t n, double p);
 /* Append one `status` problem unless one is already there. */
 void mem_fail(char *status, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int mem_ok(const char *status);
-/* A row's return code: 0 for "ok" and for "n/a: ..." (a sweep point the probe cannot form, such
- * as a footprint smaller than two strides), GP_EVALID for anything else. */
-int mem_row_rc(const char *status);
 
 #endif

@@ -83,8 +83,7 @@ static int end_row(struct gp_table *t, const char *name, const char *status, int
 	}
 	if (rc)
 		return rc;
-	/* "n/a: ..." is a point the template cannot build or run, not a failed measurement. */
-	return strcmp(status, "ok") && strncmp(status, "n/a", 3) ? GP_EVALID : 0;
+	return gp_status_rc(status);
 }
 
 static float start_value(unsigned tid)

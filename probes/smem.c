@@ -133,7 +133,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_out);
 	gp_free(d_cs);
@@ -321,7 +321,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_cyc);
 	gp_free(d_sink);
@@ -495,7 +495,7 @@ row:
 		goto done;
 	}
 	if (!rc)
-		rc = mem_row_rc(status);
+		rc = gp_status_rc(status);
 done:
 	gp_free(d_offs);
 	gp_free(d_cyc);

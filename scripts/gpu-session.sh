@@ -5,12 +5,14 @@
 # SASS and logs under $OUT (default ./out).
 # Needs the dependencies unpacked by `make deps` (carried as .deps on a machine with no network).
 # Env: SM (default 90: the H100/H200; "75 80 86 89 90" for all), GPU_TEST_LIMIT seconds per test
-# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump); SOLVE=1 runs the ISA
-# encoding solver on the regbank template with nvdisasm and keeps the map and the listing;
-# SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over SANITIZE_SUITE, default
-# configs/sanitize.csv, sized for racecheck; SANITIZE_LIMIT_S seconds per run, default 180; SANITIZE_TOTAL_S for all of it)
-# last, with the solver beside it when both are asked for.
-# FILTER=REGEX limits the extra suites, SUITE:REGEX one of them (the paper suite does not fit one 10-minute call: split it);
+# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump);
+# SOLVE=1 runs the ISA encoding solver on the regbank template with nvdisasm and keeps the map
+# and the listing; SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over
+# SANITIZE_SUITE, default configs/sanitize.csv, sized for racecheck; SANITIZE_LIMIT_S seconds per
+# run, default 180; SANITIZE_TOTAL_S for all of it) last, with the solver beside it when both are
+# asked for.
+# FILTER=REGEX limits the extra suites, SUITE:REGEX one of them (the paper suite does not fit one
+# 10-minute call: split it);
 # SUITE_LIMIT_S stops each extra suite with SIGINT (a clean, incomplete run) after that many seconds.
 # GPU_TESTS="build/tests/test_gpu_x ..." runs only those test programs.
 # NCU="SUITE=REGEX ..." profiles, per suite, the kernels whose names match REGEX with Nsight

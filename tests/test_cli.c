@@ -468,81 +468,79 @@ static void test_report_committed_run(void **state)
 	free(md);
 }
 
-/* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
- * (the 12x12 steps need sizes divisible by 192) and the SGEMM chart its third panel; the
- * occupancy chart has a panel per size, with cuBLAS; the shapes run has every fixed-tile kernel. */
-static void test_report_paper_sgemm_runs(void **state)
+/* A committed run, its report rendered again here: how many CSVs it has at least, strings its
+ * REPORT.md must hold, and charts (name, a text their SVG must hold). */
+struct committed_case {
+	const char *run;
+	int min_csvs;
+	const char *md[4];
+	const char *chart[4][2];
+};
+
+static void check_committed_run(void **state, const struct committed_case *c)
 {
 	char run[PATH_MAX], *md;
 
-	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170746", *state, run, sizeof run), 3);
+	assert_true(copy_committed_csvs(c->run, *state, run, sizeof run) >= c->min_csvs);
 	md = render_report(*state, run);
-	if (!strstr(md, "Seed 001 Figure 9 layout at 12288") || !strstr(md, "| 4 | sgemm_28_k1_12x12_nordb | 2") ||
-	    !strstr(md, "| 12288 |"))
-		fail_msg("REPORT.md lacks Figure 9 at 12288 or the Figure 18 rows:\n%s", md);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(c->md) && c->md[i]; i++)
+		if (!strstr(md, c->md[i]))
+			fail_msg("%s: REPORT.md lacks \"%s\":\n%s", c->run, c->md[i], md);
 	free(md);
-	if (have_gnuplot())
-		assert_chart(run, "sgemm", "Figure 9 steps at 12288");
-
-	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-170650", *state, run, sizeof run) >= 6);
-	md = render_report(*state, run);
-	if (!strstr(md, "| sgemm_07_method2 | 3072 |") || !strstr(md, "Seed 001 Figure 8 layout"))
-		fail_msg("REPORT.md lacks method2 at 3072 in the occupancy table or the Figure 8 table:\n%s", md);
-	free(md);
-	if (have_gnuplot()) {
-		assert_chart(run, "sgemm_occupancy", "m = n = k = 3072");
-		assert_chart(run, "sgemm_occupancy", "cuBLAS");
-		assert_chart(run, "sgemm_shapes", "4ww4w");
-	} else {
-		print_message("gnuplot not installed: charts not checked\n");
+	if (!have_gnuplot()) {
+		print_message("gnuplot not installed: charts of %s not checked\n", c->run);
+		return;
 	}
+	for (size_t i = 0; i < GP_ARRAY_SIZE(c->chart) && c->chart[i][0]; i++)
+		assert_chart(run, c->chart[i][0], c->chart[i][1]);
+}
 
-	/* Figure 8 at W = 384..3072: the fixed-tile kernels on every shape at W = 3072. */
-	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-183015", *state, run, sizeof run), 3);
-	md = render_report(*state, run);
-	if (!strstr(md, "| w4ww | 3072 | sgemm_43_tc3xtf32_128x256 |") || !strstr(md, "| 4w2ww | 3072 | sgemm_29_warptile |") ||
-	    !strstr(md, "| www | 384 | sgemm_26_k1_12x12 |"))
-		fail_msg("REPORT.md lacks the Figure 8 rows at W = 384 and 3072:\n%s", md);
-	free(md);
-	if (have_gnuplot())
-		assert_chart(run, "sgemm_shapes", "sgemm_43_tc3xtf32_128x256");
+/* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
+ * (the 12x12 steps need sizes divisible by 192) and the SGEMM chart its third panel; the
+ * occupancy chart has a panel per size, with cuBLAS; the shapes run at W = 384..3072 has every
+ * fixed-tile kernel on every shape. */
+static void test_report_paper_sgemm_runs(void **state)
+{
+	static const struct committed_case cases[] = {
+		{ "results/h100-80gb-hbm3/20261123-170746", 3,
+		  { "Seed 001 Figure 9 layout at 12288", "| 4 | sgemm_28_k1_12x12_nordb | 2", "| 12288 |" },
+		  { { "sgemm", "Figure 9 steps at 12288" } } },
+		{ "results/h100-80gb-hbm3/20261123-170650", 6,
+		  { "| sgemm_07_method2 | 3072 |", "Seed 001 Figure 8 layout" },
+		  { { "sgemm_occupancy", "m = n = k = 3072" },
+		    { "sgemm_occupancy", "cuBLAS" },
+		    { "sgemm_shapes", "4ww4w" } } },
+		{ "results/h100-80gb-hbm3/20261123-183015", 3,
+		  { "| w4ww | 3072 | sgemm_43_tc3xtf32_128x256 |", "| 4w2ww | 3072 | sgemm_29_warptile |",
+		    "| www | 384 | sgemm_26_k1_12x12 |" },
+		  { { "sgemm_shapes", "sgemm_43_tc3xtf32_128x256" } } },
+	};
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cases); i++)
+		check_committed_run(state, &cases[i]);
 }
 
 /* The paper suite's probe runs: a TLB sweep over two page strides gets a level table and a curve
- * per stride (the first stride alone hid the 32 MiB curve), and a register-bank run whose 8-warp
- * points all faulted still gets its table and chart at the most warps that ran. */
+ * per stride (the first stride alone hid the 32 MiB curve); a register-bank run whose 8-warp
+ * points all faulted still gets its table and chart at the most warps that ran; TSM2R at two t3
+ * per kernel and m (the chart keeps the best), interrupted by the call's limit, says so and still
+ * has the ladder. */
 static void test_report_paper_probe_runs(void **state)
 {
-	char run[PATH_MAX], *md;
+	static const struct committed_case cases[] = {
+		{ "results/h100-80gb-hbm3/20261123-185445", 4,
+		  { "Page-stride chase, `cg` path, 2048 KiB stride:", "Page-stride chase, `cg` path, 32768 KiB stride:" },
+		  { { "lat_mem_tlb", "cg path, 32 MiB stride" } } },
+		{ "results/h100-80gb-hbm3/20261123-184557", 10,
+		  { "Rows at 4 warps per SMSP." },
+		  { { "regbank_ffma", "reuse on every source" } } },
+		{ "results/h100-80gb-hbm3/20261123-190547", 3,
+		  { "| v0 | single |", "| v3 | double |", "| status | interrupted |" },
+		  { { "tsm2r", "double, n = 16: speedup" } } },
+	};
 
-	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-185445", *state, run, sizeof run) >= 4);
-	md = render_report(*state, run);
-	if (!strstr(md, "Page-stride chase, `cg` path, 2048 KiB stride:") ||
-	    !strstr(md, "Page-stride chase, `cg` path, 32768 KiB stride:"))
-		fail_msg("REPORT.md lacks a TLB level table per stride:\n%s", md);
-	free(md);
-	if (have_gnuplot())
-		assert_chart(run, "lat_mem_tlb", "cg path, 32 MiB stride");
-
-	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261123-184557", *state, run, sizeof run) >= 10);
-	md = render_report(*state, run);
-	if (!strstr(md, "Rows at 4 warps per SMSP."))
-		fail_msg("REPORT.md's register-bank table is not at 4 warps (8 all faulted):\n%s", md);
-	free(md);
-	if (have_gnuplot())
-		assert_chart(run, "regbank_ffma", "reuse on every source");
-	else
-		print_message("gnuplot not installed: charts not checked\n");
-
-	/* TSM2R at two t3 per kernel and m (the chart keeps the best of them), interrupted by the
-	 * call's limit: the report says so and still has the ladder. */
-	assert_int_equal(copy_committed_csvs("results/h100-80gb-hbm3/20261123-190547", *state, run, sizeof run), 3);
-	md = render_report(*state, run);
-	if (!strstr(md, "| v0 | single |") || !strstr(md, "| v3 | double |") || !strstr(md, "interrupted"))
-		fail_msg("REPORT.md lacks the TSM2R ladder or the run's interrupted status:\n%s", md);
-	free(md);
-	if (have_gnuplot())
-		assert_chart(run, "tsm2r", "double, n = 16: speedup");
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cases); i++)
+		check_committed_run(state, &cases[i]);
 }
 
 /* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid

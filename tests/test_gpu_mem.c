@@ -83,7 +83,7 @@ static void test_tlb_and_dist(void **state)
 	 * (measure() requires every point to return 0), and 64 MiB (two slots) still measures. */
 	t = measure("lat_mem_tlb", tlb_wide, 6);
 	assert_int_equal(t->nrows, 2);
-	assert_true(!strncmp(gp_table_get(t, 0, "status"), "n/a:", 4));
+	assert_true(gp_status_na(gp_table_get(t, 0, "status")));
 	assert_string_equal(gp_table_get(t, 1, "status"), "ok");
 	gp_table_free(t);
 	t = measure("lat_mem_dist", dist, 4);

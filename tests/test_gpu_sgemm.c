@@ -33,7 +33,7 @@ static void check_rows(const struct gp_table *t, int allow_na)
 		const struct sg_variant *v = sg_variant_find(k);
 		double e = NAN, b = NAN;
 		assert_non_null(v);
-		if (!strncmp(st, "n/a", 3)) {
+		if (gp_status_na(st)) {
 			if (!allow_na || v->any)
 				fail_msg("%s declined a size it must handle: %s", k, st);
 			continue;

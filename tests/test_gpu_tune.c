@@ -45,7 +45,7 @@ static void test_measure_and_pick(void **state)
 	 * 192-multiples), at least 4: the measurement must step over it. */
 	gp_tune_select(&tu, SIZE, (int)gp_ntiles);
 	for (size_t i = 0; i + 1 < tu.n && !skipped; i++) {
-		if (!strncmp(tu.rows[i].status, "n/a", 3))
+		if (gp_status_na(tu.rows[i].status))
 			skipped = 1;
 		else
 			top++;
@@ -58,7 +58,7 @@ static void test_measure_and_pick(void **state)
 		if (tu.rows[i].candidate)
 			last = i;
 	for (size_t i = 0; i < last; i++)
-		nskipped += !strncmp(tu.rows[i].status, "n/a", 3);
+		nskipped += gp_status_na(tu.rows[i].status);
 	assert_true(nskipped >= 1);
 	for (size_t i = 0; i < tu.n; i++) {
 		const struct gp_tune_row *r = &tu.rows[i];

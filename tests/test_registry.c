@@ -159,6 +159,21 @@ static void test_find(void **state)
 	assert_null(gp_experiment_find("lat_ffma "));
 }
 
+/* The row status convention every probe returns through: n/a points do not fail a run, anything
+ * other than ok or n/a does. */
+static void test_status_convention(void **state)
+{
+	assert_int_equal(gp_status_rc("ok"), 0);
+	assert_int_equal(gp_status_rc("n/a: needs m % 128, n % 256, k % 16 == 0"), 0);
+	assert_int_equal(gp_status_rc("clock sample too short to measure the SM clock"), GP_EVALID);
+	assert_int_equal(gp_status_rc("fault: CUDA_ERROR_ILLEGAL_ADDRESS"), GP_EVALID);
+	assert_int_equal(gp_status_rc("okay"), GP_EVALID);
+	assert_int_equal(gp_status_rc(""), GP_EVALID);
+	assert_true(gp_status_na("n/a: no free register"));
+	assert_false(gp_status_na("ok"));
+	assert_false(gp_status_na("refused: n/a later"));
+}
+
 static void test_configs_name_existing_experiments(void **state)
 {
 	glob_t g;
@@ -219,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_default_sweeps),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_status_convention),
 		cmocka_unit_test(test_configs_name_existing_experiments),
 		cmocka_unit_test(test_every_experiment_has_a_plot),
 	};

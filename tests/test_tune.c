@@ -199,7 +199,7 @@ static size_t check_selection(struct gp_tune *tu, int size, int top)
 			assert_false(r->candidate);
 			continue;
 		}
-		assert_true(strncmp(r->status, "n/a", 3) != 0);
+		assert_true(!gp_status_na(r->status));
 		if (want < (size_t)top) {
 			if (!r->candidate)
 				fail_msg("%s (rank %zu) runs at %d^3 and is among the first %d: not a candidate", r->kernel,
@@ -329,7 +329,7 @@ static void test_replace_na_candidate(void **state)
 	assert_int_equal(nc, 4);
 	/* With nothing left below, there is no replacement, and cuBLAS is never one. */
 	for (size_t i = 0; i + 1 < tu.n; i++)
-		if (!tu.rows[i].candidate && strncmp(tu.rows[i].status, "n/a", 3))
+		if (!tu.rows[i].candidate && !gp_status_na(tu.rows[i].status))
 			snprintf(tu.rows[i].status, sizeof tu.rows[i].status, "n/a: test");
 	assert_int_equal(gp_tune_replace(&tu, (size_t)next), -1);
 	assert_false(tu.rows[next].candidate);
