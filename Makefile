@@ -24,7 +24,7 @@ GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 VERSION := 0.1.0
 
 CSTD := -std=gnu11
-WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
+WARN := -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS ?= -O2 -g
 CPPFLAGS += -Iharness -Iprobes -Ibench -I$(BUILD)/gen -I$(CUDA_HOME)/include -D_GNU_SOURCE \
 	-DGP_CUDA_LIB_DIR='"$(CUDA_HOME)/lib64"'
@@ -48,7 +48,7 @@ NVCCFLAGS ?= -O3 -lineinfo -std=c++17
 NVCCFLAGS += -Iprobes -Ibench -Iharness
 
 HOST_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/sass/*.c probes/*.c bench/*.c))
-CU_SRC := $(wildcard probes/*.cu bench/*.cu)
+CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
 TEST_SRC := $(wildcard tests/test_*.c)
 DEF_SRC := $(sort $(wildcard probes/*.def)) $(sort $(wildcard bench/*.def))
 

@@ -11,6 +11,8 @@
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "sgemm.h"
 #include "sgemm_map.h"
 #include "stats.h"
@@ -508,7 +510,7 @@ static void shapes_report(FILE *md, const struct gp_table *t, const struct gp_ta
 static void occupancy_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 static void lda_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 static void dgemm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
-static void sgemm_derive(struct gp_run *run, const struct gp_table *t);
+static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t);
 
 /* ---- sgemm: square sizes (n = k = 0 mean "= m") and any m x n x k (seed 002: 2560 2560 1024). */
 
@@ -531,7 +533,8 @@ static int sgemm_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	return measure_spec(run, t, &s);
 }
 
-GP_EXP_IMPL(sgemm, sgemm_params, sgemm_cols, sgemm_measure, sgemm_derive, sgemm_report);
+GP_EXP_IMPL(sgemm, sgemm_params, sgemm_cols, sgemm_measure);
+GP_ANALYSIS(sgemm, sgemm_derive, sgemm_report);
 
 /* ---- sgemm_shapes: seed 001 Figure 8's rectangular shapes [M, K, N], and seed 002's size. */
 
@@ -558,7 +561,8 @@ static int shapes_measure(struct gp_run *run, const struct gp_point *pt, struct 
 	return measure_spec(run, t, &s);
 }
 
-GP_EXP_IMPL(sgemm_shapes, shapes_params, shapes_cols, shapes_measure, NULL, shapes_report);
+GP_EXP_IMPL(sgemm_shapes, shapes_params, shapes_cols, shapes_measure);
+GP_ANALYSIS(sgemm_shapes, NULL, shapes_report);
 
 /* ---- sgemm_occupancy: GFLOP/s against active threads per SM, capped by reserved shared memory. */
 
@@ -584,7 +588,8 @@ static int occ_measure(struct gp_run *run, const struct gp_point *pt, struct gp_
 	return measure_spec(run, t, &s);
 }
 
-GP_EXP_IMPL(sgemm_occupancy, occ_params, occ_cols, occ_measure, NULL, occupancy_report);
+GP_EXP_IMPL(sgemm_occupancy, occ_params, occ_cols, occ_measure);
+GP_ANALYSIS(sgemm_occupancy, NULL, occupancy_report);
 
 /* ---- sgemm_lda: leading dimensions padded to a multiple of `unit` (seed 000 Figures 42-49). */
 
@@ -607,7 +612,8 @@ static int lda_measure(struct gp_run *run, const struct gp_point *pt, struct gp_
 	return measure_spec(run, t, &s);
 }
 
-GP_EXP_IMPL(sgemm_lda, lda_params, lda_cols, lda_measure, NULL, lda_report);
+GP_EXP_IMPL(sgemm_lda, lda_params, lda_cols, lda_measure);
+GP_ANALYSIS(sgemm_lda, NULL, lda_report);
 
 /* ---- dgemm: seed 003 in double against cuBLAS DGEMM. */
 
@@ -626,7 +632,8 @@ static int dgemm_measure(struct gp_run *run, const struct gp_point *pt, struct g
 	return measure_spec(run, t, &s);
 }
 
-GP_EXP_IMPL(dgemm, dgemm_params, dgemm_cols, dgemm_measure, NULL, dgemm_report);
+GP_EXP_IMPL(dgemm, dgemm_params, dgemm_cols, dgemm_measure);
+GP_ANALYSIS(dgemm, NULL, dgemm_report);
 
 /* ---------------------------------------------------------------- derive */
 
@@ -645,7 +652,7 @@ static double num(const struct gp_table *t, size_t r, const char *col)
 
 /* The best ladder kernel at the largest square size measured, against cuBLAS there: overall,
  * and the best FFMA kernel alone (the 3xTF32 kernels use the tensor cores). */
-static void sgemm_derive(struct gp_run *run, const struct gp_table *t)
+static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	double big = 0, best = 0, ratio = NAN, blas = NAN, best_ff = 0, ratio_ff = NAN;
 	const char *best_k = NULL, *best_ff_k = NULL;
@@ -676,17 +683,17 @@ static void sgemm_derive(struct gp_run *run, const struct gp_table *t)
 	if (best <= 0)
 		return;
 	snprintf(method, sizeof method, "best ladder kernel (%s), %.0f^3", best_k, big);
-	gp_profile_add(run, "sgemm_best_gflops", best, "GFLOP/s", method, "sgemm");
+	gp_profile_add(prof, "sgemm_best_gflops", best, "GFLOP/s", method, "sgemm");
 	if (!isnan(ratio))
-		gp_profile_add(run, "sgemm_best_ratio_to_cublas", ratio, "x", method, "sgemm");
+		gp_profile_add(prof, "sgemm_best_ratio_to_cublas", ratio, "x", method, "sgemm");
 	if (best_ff > 0 && best_ff_k != best_k) {
 		snprintf(method, sizeof method, "best FP32 FFMA kernel (%s), %.0f^3", best_ff_k, big);
-		gp_profile_add(run, "sgemm_best_ffma_gflops", best_ff, "GFLOP/s", method, "sgemm");
+		gp_profile_add(prof, "sgemm_best_ffma_gflops", best_ff, "GFLOP/s", method, "sgemm");
 		if (!isnan(ratio_ff))
-			gp_profile_add(run, "sgemm_best_ffma_ratio_to_cublas", ratio_ff, "x", method, "sgemm");
+			gp_profile_add(prof, "sgemm_best_ffma_ratio_to_cublas", ratio_ff, "x", method, "sgemm");
 	}
 	if (!isnan(blas))
-		gp_profile_add(run, "cublas_sgemm_gflops", blas, "GFLOP/s", GP_BLAS_MATH_MODE ", largest square size",
+		gp_profile_add(prof, "cublas_sgemm_gflops", blas, "GFLOP/s", GP_BLAS_MATH_MODE ", largest square size",
 			       "sgemm");
 }
 

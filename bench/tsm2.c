@@ -16,6 +16,8 @@
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "sgemm.h"
 #include "stats.h"
 #include "tsm2.h"
@@ -776,7 +778,7 @@ static void search_report(FILE *md, const struct gp_table *t, const struct gp_ta
  * fraction of the HBM read rate per precision, and the speedup a kernel at exactly the measured
  * HBM read rate would have over cuBLAS on the same points (the bandwidth ceiling of any TSM2R:
  * the compulsory bytes cannot move faster). */
-static void tsm2r_derive(struct gp_run *run, const struct gp_table *t)
+static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const precs[] = { "single", "double" }, *const kernels[] = { "v3", "v4" };
 	char key[64], method[160];
@@ -791,11 +793,11 @@ static void tsm2r_derive(struct gp_run *run, const struct gp_table *t)
 			snprintf(key, sizeof key, "tsm2r_%s_%s_speedup_avg", kernels[k], precs[p]);
 			snprintf(method, sizeof method, "n <= 16, %s, same run", vs);
 			if (!isnan(a))
-				gp_profile_add(run, key, a, "x", method, "tsm2r");
+				gp_profile_add(prof, key, a, "x", method, "tsm2r");
 			summary(t, kernels[k], precs[p], 16, "pct_of_hbm_read", &a, &lo, &hi);
 			snprintf(key, sizeof key, "tsm2r_%s_%s_max_pct_hbm_read", kernels[k], precs[p]);
 			if (!isnan(a))
-				gp_profile_add(run, key, hi, "%", "n <= 16, of the streaming read rate, same run", "tsm2r");
+				gp_profile_add(prof, key, hi, "%", "n <= 16, of the streaming read rate, same run", "tsm2r");
 		}
 		for (size_t r = 0; r < t->nrows; r++) {
 			const double c = num(t, r, "cublas_pct_of_hbm_read");
@@ -806,13 +808,16 @@ static void tsm2r_derive(struct gp_run *run, const struct gp_table *t)
 		}
 		snprintf(key, sizeof key, "tsm2r_%s_speedup_ceiling_avg", precs[p]);
 		if (ceil_n)
-			gp_profile_add(run, key, ceil_sum / ceil_n, "x",
+			gp_profile_add(prof, key, ceil_sum / ceil_n, "x",
 				       "n <= 16: cuBLAS time / compulsory bytes at the measured HBM read rate", "tsm2r");
 	}
 }
 
-GP_EXP_IMPL(tsm2r, tsm2r_params, tsm2_cols, tsm2r_measure, tsm2r_derive, tsm2r_report);
+GP_EXP_IMPL(tsm2r, tsm2r_params, tsm2_cols, tsm2r_measure);
+GP_ANALYSIS(tsm2r, tsm2r_derive, tsm2r_report);
 
-GP_EXP_IMPL(tsm2l, tsm2l_params, tsm2_cols, tsm2l_measure, NULL, tsm2l_report);
+GP_EXP_IMPL(tsm2l, tsm2l_params, tsm2_cols, tsm2l_measure);
+GP_ANALYSIS(tsm2l, NULL, tsm2l_report);
 
-GP_EXP_IMPL(tsm2_search, search_params, search_cols, search_measure, NULL, search_report);
+GP_EXP_IMPL(tsm2_search, search_params, search_cols, search_measure);
+GP_ANALYSIS(tsm2_search, NULL, search_report);

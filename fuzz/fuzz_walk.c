@@ -12,6 +12,7 @@
 
 #include "experiment.h"
 #include "gp.h"
+#include "reference.h"
 #include "suite.h"
 #include "table.h"
 #include "sass/cubin.h"

@@ -217,6 +217,12 @@ error:
 int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
 		    int max_batch, int *batch, struct gp_stats *st)
 {
+	return gp_time_batches_v(launch, ctx, warmup, reps, batch_ms, max_batch, batch, st, NULL);
+}
+
+int gp_time_batches_v(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
+		      int max_batch, int *batch, struct gp_stats *st, double *per_rep)
+{
 	double *ms = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ms);
 	CUevent e0 = NULL, e1 = NULL;
 	float one;
@@ -248,6 +254,8 @@ int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, d
 	}
 	GP_CU(cuCtxSynchronize());
 	rc = gp_stats(ms, (size_t)reps, st) ? GP_EFAIL : 0;
+	if (per_rep)
+		memcpy(per_rep, ms, (size_t)reps * sizeof *ms);
 	goto out;
 error:
 	rc = GP_ECUDA;

@@ -61,6 +61,9 @@ int gp_launch(CUfunction fn, unsigned grid, unsigned block, unsigned smem, void 
  * statistics of the per-launch time in ms. 0, GP_ECUDA, GP_EFAIL, or launch()'s own error. */
 int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
 		    int max_batch, int *batch, struct gp_stats *st);
+/* The same, with each timed batch's per-launch time in per_rep[0..reps-1]. */
+int gp_time_batches_v(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
+		      int max_batch, int *batch, struct gp_stats *st, double *per_rep);
 
 /* Device buffer helpers. */
 int gp_alloc(CUdeviceptr *p, size_t bytes);

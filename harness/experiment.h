@@ -1,16 +1,17 @@
 /* experiment.h — what an experiment declares and what the harness hands it.
  *
- * An experiment is data plus a small kernel: its row in probes/probes.def (name, paper id,
- * figure/table, summary) and a struct gp_exp_impl next to its kernel with its parameters, its
- * output columns and a function that measures one sweep point into rows of a table. The harness
- * owns the sweep, repetitions, statistics helpers, CSV, progress and result files. */
+ * An experiment is data plus a small kernel: its line in its family's .def file (name, paper id,
+ * figure/table, summary), a struct gp_exp_impl next to its kernel with its parameters, its output
+ * columns and its probe (measure.h: the harness measures), and a struct gp_analysis in its
+ * family's *_report.c with the profile keys it derives and its REPORT.md section (analysis.h:
+ * tables only, no device code). No device types here: the registry, suites, IO and the report
+ * link without the device layer. */
 #ifndef GP_EXPERIMENT_H
 #define GP_EXPERIMENT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "device.h"
 #include "table.h"
 
 #define GP_MAX_PARAMS 9
@@ -39,43 +40,39 @@ const char *gp_point_str(const struct gp_point *pt, const char *name);
 /* "threads=64 op=ffma" for progress lines. */
 void gp_point_format(const struct gp_point *pt, char *buf, size_t len);
 
-/* A key figure for profile.csv. */
-struct gp_profile_entry {
-	char key[64], value[64], unit[32], method[160], source[64];
-};
-
 struct gp_run;
+
+struct gp_probe;
 
 struct gp_exp_impl {
 	const struct gp_param *params;
 	size_t nparams;
 	const char *const *columns;
 	size_t ncolumns;
-	/* Measure one point and append its row(s) to out. Return 0, GP_EVALID when a result failed
-	 * its check or ceiling (the row is still written, with status saying why), or another
-	 * gp_exit code when nothing could be measured. */
+	/* How one point is measured: a probe the harness runs (measure.h), or, for the few
+	 * experiments that only compose other measurements, a function that appends the row(s).
+	 * Either returns 0, GP_EVALID when a result failed its check or ceiling (the row is still
+	 * written, with status saying why), or another gp_exit code when nothing could be measured. */
+	const struct gp_probe *probe;
 	int (*measure)(struct gp_run *run, const struct gp_point *pt, struct gp_table *out);
-	/* After all points: derive profile entries from the finished table (may be NULL). */
-	void (*derive)(struct gp_run *run, const struct gp_table *t);
-	/* REPORT.md section in the paper's layout, with the paper's and published numbers from
-	 * configs/reference.csv (rows of this experiment) beside ours (may be NULL). */
-	void (*report)(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 };
 
-/* Rows of the reference table for one experiment and key, or NULL: its "value" cell. */
-const char *gp_reference(const struct gp_table *ref, const char *experiment, const char *key,
-			 const char **gpu, const char **source);
-
-/* The descriptor that an experiment's .def line names (name##_impl); derive and report may be NULL. */
-#define GP_EXP_IMPL(name, params_, columns_, measure_, derive_, report_)                            \
+/* The descriptor that an experiment's .def line names (name##_impl). */
+#define GP_EXP_PROBE(name, params_, columns_, probe_)                                               \
+	const struct gp_exp_impl name##_impl = {                                                   \
+		.params = params_,                                                                 \
+		.nparams = GP_ARRAY_SIZE(params_),                                                 \
+		.columns = columns_,                                                               \
+		.ncolumns = GP_ARRAY_SIZE(columns_),                                               \
+		.probe = probe_,                                                                   \
+	}
+#define GP_EXP_IMPL(name, params_, columns_, measure_)                                              \
 	const struct gp_exp_impl name##_impl = {                                                   \
 		.params = params_,                                                                 \
 		.nparams = GP_ARRAY_SIZE(params_),                                                 \
 		.columns = columns_,                                                               \
 		.ncolumns = GP_ARRAY_SIZE(columns_),                                               \
 		.measure = measure_,                                                               \
-		.derive = derive_,                                                                 \
-		.report = report_,                                                                 \
 	}
 
 struct gp_experiment {
@@ -97,15 +94,15 @@ const struct gp_experiment *gp_experiment_find(const char *name);
 int gp_status_na(const char *status);
 int gp_status_rc(const char *status);
 
-/* Run-wide state handed to measure(): device, repetitions, module cache, profile. */
+/* Run-wide state handed to the measurement: device, repetitions. */
+struct gp_device;
 struct gp_run {
 	struct gp_device *dev;
 	int reps, warmup;
-	struct gp_profile_entry *profile;
-	size_t nprofile, profile_cap;
 };
 
-int gp_profile_add(struct gp_run *run, const char *key, double value, const char *unit,
-		   const char *method, const char *source);
+/* Measure one point (measure.c): the probe through the harness, or the experiment's measure(). */
+int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt,
+	       struct gp_table *t);
 
 #endif

@@ -260,7 +260,7 @@ static void child_sweep(const struct gp_isolation *iso, const struct gp_sweep *s
 		gp_sweep_point(sw, p, &pt);
 		gp_point_format(&pt, desc, sizeof desc);
 		progress_line(&pr, sw, p, desc);
-		rc = im->measure(&run, &pt, t);
+		rc = gp_measure(&run, im, &pt, t);
 		pr.done++;
 		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
 			snprintf(why, sizeof why, "%s", gp_last_error()[0] ? gp_last_error() : "error");
@@ -333,7 +333,7 @@ static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, 
 		gp_sweep_point(sw, p, &pt);
 		gp_point_format(&pt, desc, sizeof desc);
 		progress_line(iso->progress, sw, p, desc);
-		rc = sw->exp->impl->measure(&run, &pt, t);
+		rc = gp_measure(&run, sw->exp->impl, &pt, t);
 		iso->progress->done++;
 		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
 			snprintf(why, sizeof why, "fault: %s", gp_last_error()[0] ? gp_last_error() : "error");
@@ -345,7 +345,6 @@ static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, 
 		if (rc > worst)
 			worst = rc;
 	}
-	free(run.profile);
 	return worst;
 }
 

@@ -3,6 +3,7 @@
  * paper's and published numbers beside ours, and profile.csv. Needs no GPU; works on partial
  * runs (an experiment that did not run gets a line saying so). */
 #include "gp.h"
+#include "analysis.h"
 #include "experiment.h"
 #include "run.h"
 #include "models.h"
@@ -11,28 +12,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
-
-const char *gp_reference(const struct gp_table *ref, const char *experiment, const char *key,
-			 const char **gpu, const char **source)
-{
-	for (size_t r = 0; ref && r < ref->nrows; r++) {
-		const char *e = gp_table_get(ref, r, "experiment"), *k = gp_table_get(ref, r, "key");
-		if (!e || !k || strcmp(e, experiment) || strcmp(k, key))
-			continue;
-		if (gpu)
-			*gpu = gp_table_get(ref, r, "gpu");
-		if (source)
-			*source = gp_table_get(ref, r, "source");
-		return gp_table_get(ref, r, "value");
-	}
-	return NULL;
-}
 
 static int file_exists(const char *p)
 {
@@ -171,6 +157,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 	gp_catch_signals();
 	for (size_t i = 0; i < gp_nexperiments; i++) {
 		const struct gp_experiment *e = gp_experiments[i];
+		const struct gp_analysis *an;
 		struct gp_table *t;
 
 		if (gp_signal) {
@@ -211,8 +198,8 @@ int gp_cmd_report(const char *dir, int plots_only)
 			if (md)
 				fprintf(md, "![%s](%s.svg)\n\n", e->name, e->name);
 		}
-		if (md && e->impl->report)
-			e->impl->report(md, t, ref);
+		if (md && (an = gp_analysis_find(e->name)) && an->report)
+			an->report(md, t, ref);
 		if (md) {
 			fprintf(md, "<details><summary>All columns (%s.csv)</summary>\n\n", e->name);
 			md_table(md, t);

@@ -5,6 +5,8 @@
  * flight, writes what is complete and marks the run "interrupted" in meta.csv. */
 #include "gp.h"
 #include "version.h"
+#include "analysis.h"
+#include "device.h"
 #include "experiment.h"
 #include "isolate.h"
 #include "run.h"
@@ -40,28 +42,6 @@ const char *gp_home(void)
 	exe[n] = '\0';
 	snprintf(home, sizeof home, "%s", dirname(dirname(exe)));
 	return home;
-}
-
-int gp_profile_add(struct gp_run *run, const char *key, double value, const char *unit,
-		   const char *method, const char *source)
-{
-	struct gp_profile_entry *e;
-
-	if (run->nprofile == run->profile_cap) {
-		size_t ncap = run->profile_cap ? 2 * run->profile_cap : 16;
-		struct gp_profile_entry *np = realloc(run->profile, ncap * sizeof *np);
-		if (!np)
-			return -1;
-		run->profile = np;
-		run->profile_cap = ncap;
-	}
-	e = &run->profile[run->nprofile++];
-	snprintf(e->key, sizeof e->key, "%s", key);
-	snprintf(e->value, sizeof e->value, "%.6g", value);
-	snprintf(e->unit, sizeof e->unit, "%s", unit);
-	snprintf(e->method, sizeof e->method, "%s", method);
-	snprintf(e->source, sizeof e->source, "%s", source);
-	return 0;
 }
 
 static int mkdir_p(const char *path)
@@ -164,31 +144,6 @@ static int write_meta(const char *dir, const struct gp_kv *kv, size_t n, const s
 		gp_err("cannot write %s: %s", path, strerror(errno));
 	else
 		rc = 0;
-	gp_table_free(t);
-	return rc;
-}
-
-static int write_profile(const char *dir, const struct gp_run *run)
-{
-	static const char *const cols[] = { "key", "value", "unit", "method", "source" };
-	struct gp_table *t = gp_table_new(cols, GP_ARRAY_SIZE(cols));
-	char path[PATH_MAX], err[64];
-	int rc = 0;
-
-	if (!t)
-		return GP_EFAIL;
-	for (size_t i = 0; i < run->nprofile; i++) {
-		const struct gp_profile_entry *e = &run->profile[i];
-		if (gp_row_begin(t) || gp_row_str(t, "key", e->key) || gp_row_str(t, "value", e->value) ||
-		    gp_row_str(t, "unit", e->unit) || gp_row_str(t, "method", e->method) ||
-		    gp_row_str(t, "source", e->source) || gp_row_end(t, err, sizeof err))
-			rc = GP_EFAIL;
-	}
-	snprintf(path, sizeof path, "%s/profile.csv", dir);
-	if (!rc && gp_table_save(t, path)) {
-		gp_err("cannot write %s: %s", path, strerror(errno));
-		rc = GP_EIO;
-	}
 	gp_table_free(t);
 	return rc;
 }
@@ -327,7 +282,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 {
 	struct gp_suite suite;
 	struct gp_device dev = { 0 };
-	struct gp_run run = { .dev = &dev, .reps = o->reps, .warmup = o->warmup };
+	struct gp_profile profile = { 0 };
 	struct gp_table **tables = NULL;
 	struct gp_kv kv[48];
 	struct gp_progress progress = { .t0 = gp_now() };
@@ -365,11 +320,13 @@ int gp_cmd_run(const struct gp_run_opts *o)
 		rc = GP_EFAIL;
 		goto out;
 	}
+	gp_parse_double(kv_get(kv, nkv, "l2_bytes"), &profile.l2_bytes);
 	gp_info("gpuprobe: %s (cc %s, %s SMs) -> %s\n", kv_get(kv, nkv, "device_name"),
 		kv_get(kv, nkv, "compute_capability"), kv_get(kv, nkv, "sm_count"), dir);
 
 	for (size_t i = 0; i < suite.n && !gp_signal && !stop; i++) {
 		const struct gp_experiment *e = suite.items[i].exp;
+		const struct gp_analysis *an;
 		struct gp_sweep sw;
 		char path[PATH_MAX];
 
@@ -396,10 +353,10 @@ int gp_cmd_run(const struct gp_run_opts *o)
 			gp_err("cannot write %s: %s", path, strerror(errno));
 			worst = worst > GP_EIO ? worst : GP_EIO;
 		}
-		if (e->impl->derive)
-			e->impl->derive(&run, tables[i]);
+		if ((an = gp_analysis_find(e->name)) && an->derive)
+			an->derive(&profile, tables[i]);
 	}
-	if (write_profile(dir, &run))
+	if (gp_profile_write(&profile, dir))
 		worst = worst ? worst : GP_EIO;
 	rc = write_meta(dir, kv, nkv, o, suite_name,
 			gp_signal ? "interrupted" : stop ? "failed" : worst == GP_ECUDA ? "faults" :
@@ -420,7 +377,7 @@ out:
 		for (size_t i = 0; i < suite.n; i++)
 			gp_table_free(tables[i]);
 	free(tables);
-	free(run.profile);
+	gp_profile_free(&profile);
 	gp_suite_free(&suite);
 	if (o->inprocess && dev.ctx)
 		gp_device_close(&dev);

@@ -134,15 +134,20 @@ int gp_row_str(struct gp_table *t, const char *col, const char *v)
 	return *cell ? 0 : -1;
 }
 
+char *gp_format_num(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+	else
+		snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
 int gp_row_num(struct gp_table *t, const char *col, double v)
 {
 	char buf[64];
 
-	if (!isfinite(v))
-		snprintf(buf, sizeof buf, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
-	else
-		snprintf(buf, sizeof buf, "%.6g", v);
-	return gp_row_str(t, col, buf);
+	return gp_row_str(t, col, gp_format_num(buf, sizeof buf, v));
 }
 
 int gp_row_int(struct gp_table *t, const char *col, long long v)

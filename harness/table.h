@@ -27,7 +27,9 @@ int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, d
  * if a column was left unset, so no row is ever published with a hole the writer did not mean. */
 int gp_row_begin(struct gp_table *t);
 int gp_row_str(struct gp_table *t, const char *col, const char *v);
-int gp_row_num(struct gp_table *t, const char *col, double v);  /* %.6g; NaN/inf as "nan"/"inf" */
+int gp_row_num(struct gp_table *t, const char *col, double v); /* %.6g; NaN/inf as "nan"/"inf" */
+/* A number as result files write it: %.6g, "nan", "inf", "-inf"; returns buf. */
+char *gp_format_num(char *buf, size_t len, double v);
 int gp_row_int(struct gp_table *t, const char *col, long long v);
 int gp_row_end(struct gp_table *t, char *err, size_t errlen);
 /* The file line a parsed row ended on (row + 2 for tables not read from a file). */

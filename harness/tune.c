@@ -268,7 +268,7 @@ static int measure_one(struct gp_run *run, const struct gp_experiment *e, int si
 		return GP_EFAIL;
 	}
 	gp_sweep_point(&sw, 0, &pt);
-	rc = e->impl->measure(run, &pt, t);
+	rc = gp_measure(run, e->impl, &pt, t);
 	gp_sweep_free(&sw);
 	if (t->nrows > before) {
 		const size_t row = t->nrows - 1;
@@ -472,7 +472,6 @@ out:
 		gp_blas_unload();
 	if (dev.ctx)
 		gp_device_close(&dev);
-	free(run.profile);
 	gp_tune_free(&tu);
 	return rc;
 }

@@ -12,6 +12,8 @@
  * multiplier is a kernel parameter in the constant bank). */
 #include "gp.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "stats.h"
 
 #include <math.h>
@@ -239,7 +241,7 @@ static int is_operand(const struct gp_table *t, size_t r, const char *operand)
 /* Latency: the per-thread time of the smallest block (one warp at most: nothing to overlap).
  * Throughput: block time per warp at the largest block. Warps needed to hide the latency:
  * latency / (cycles per warp at saturation), the seed's M003. */
-static void lat_ffma_derive_one(struct gp_run *run, const struct gp_table *t, const char *operand,
+static void lat_ffma_derive_one(struct gp_profile *prof, const struct gp_table *t, const char *operand,
 				const char *prefix)
 {
 	double lat = NAN, ns = NAN, cpw = NAN, thr, best_thr = 1e9, max_thr = 0;
@@ -264,27 +266,27 @@ static void lat_ffma_derive_one(struct gp_run *run, const struct gp_table *t, co
 	snprintf(key, sizeof key, "%s_latency", prefix);
 	snprintf(method, sizeof method, "dependent %s chain, 1 warp, clock64",
 		 !strcmp(operand, "smem") ? "LDS -> FFMA" : !strcmp(operand, "const") ? "FFMA constant-operand" : "FFMA");
-	gp_profile_add(run, key, lat, "cycles", method, "lat_ffma");
+	gp_profile_add(prof, key, lat, "cycles", method, "lat_ffma");
 	snprintf(key, sizeof key, "%s_latency_ns", prefix);
-	gp_profile_add(run, key, ns, "ns", "latency / measured SM clock", "lat_ffma");
+	gp_profile_add(prof, key, ns, "ns", "latency / measured SM clock", "lat_ffma");
 	if (max_thr > 256 && !isnan(cpw)) {
 		snprintf(key, sizeof key, "%s_cycles_per_warp", prefix);
-		gp_profile_add(run, key, cpw, "cycles/warp/SM", "block time per step / warps at the largest block",
+		gp_profile_add(prof, key, cpw, "cycles/warp/SM", "block time per step / warps at the largest block",
 			       "lat_ffma");
 		snprintf(key, sizeof key, "%s_warps_to_hide_latency", prefix);
-		gp_profile_add(run, key, lat / cpw, "warps/SM", "latency / cycles per warp (seed 000 M003)", "lat_ffma");
+		gp_profile_add(prof, key, lat / cpw, "warps/SM", "latency / cycles per warp (seed 000 M003)", "lat_ffma");
 	}
 }
 
-static void lat_ffma_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_ffma_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	lat_ffma_derive_one(run, t, "reg", "ffma");
-	lat_ffma_derive_one(run, t, "smem", "lds_ffma");
-	lat_ffma_derive_one(run, t, "const", "ffma_const");
+	lat_ffma_derive_one(prof, t, "reg", "ffma");
+	lat_ffma_derive_one(prof, t, "smem", "lds_ffma");
+	lat_ffma_derive_one(prof, t, "const", "ffma_const");
 }
 
-GP_EXP_IMPL(lat_ffma, lat_ffma_params, lat_ffma_cols,
-	    lat_ffma_measure, lat_ffma_derive, lat_ffma_report);
+GP_EXP_IMPL(lat_ffma, lat_ffma_params, lat_ffma_cols, lat_ffma_measure);
+GP_ANALYSIS(lat_ffma, lat_ffma_derive, lat_ffma_report);
 
 /* ---------------------------------------------------------------- E106 tput_fp32 */
 
@@ -407,7 +409,7 @@ done:
 	return rc;
 }
 
-static void tput_fp32_derive(struct gp_run *run, const struct gp_table *t)
+static void tput_fp32_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *op = gp_table_get(t, r, "op");
@@ -418,16 +420,16 @@ static void tput_fp32_derive(struct gp_run *run, const struct gp_table *t)
 		    gp_table_get_double(t, r, "ops_per_clk_per_sm", &v))
 			continue;
 		snprintf(key, sizeof key, "%s_ops_per_clk_per_sm", op);
-		gp_profile_add(run, key, v, "ops/clk/SM", "8 independent chains/thread, all SMs, events",
+		gp_profile_add(prof, key, v, "ops/clk/SM", "8 independent chains/thread, all SMs, events",
 			       "tput_fp32");
 		if (!strcmp(op, "ffma") && !gp_table_get_double(t, r, "tflops", &v))
-			gp_profile_add(run, "fp32_tflops_achieved", v, "TFLOP/s", "FFMA throughput probe",
+			gp_profile_add(prof, "fp32_tflops_achieved", v, "TFLOP/s", "FFMA throughput probe",
 				       "tput_fp32");
 	}
 }
 
-GP_EXP_IMPL(tput_fp32, tput_fp32_params, tput_fp32_cols,
-	    tput_fp32_measure, tput_fp32_derive, tput_fp32_report);
+GP_EXP_IMPL(tput_fp32, tput_fp32_params, tput_fp32_cols, tput_fp32_measure);
+GP_ANALYSIS(tput_fp32, tput_fp32_derive, tput_fp32_report);
 
 /* ---------------------------------------------------------------- report sections */
 

@@ -10,6 +10,8 @@
  * one step is one SASS instruction, and tests/test_gpu_insn.c checks that in the SASS. */
 #include "gp.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "insn.h"
 #include "stats.h"
 
@@ -397,7 +399,7 @@ done:
 	return rc;
 }
 
-static void lat_insn_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_insn_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		double v;
@@ -407,14 +409,14 @@ static void lat_insn_derive(struct gp_run *run, const struct gp_table *t)
 		/* insn_ prefix: lat_ffma owns ffma_latency (its one-warp row of the block sweep). */
 		snprintf(key, sizeof key, "insn_%s_latency", gp_table_get(t, r, "insn"));
 		snprintf(method, sizeof method, "dependent %s chain, 1 warp, clock64", gp_table_get(t, r, "sass"));
-		gp_profile_add(run, key, v, "cycles", method, "lat_insn");
+		gp_profile_add(prof, key, v, "cycles", method, "lat_insn");
 	}
 }
 
 static void lat_insn_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(lat_insn, lat_insn_params, lat_insn_cols,
-	    lat_insn_measure, lat_insn_derive, lat_insn_report);
+GP_EXP_IMPL(lat_insn, lat_insn_params, lat_insn_cols, lat_insn_measure);
+GP_ANALYSIS(lat_insn, lat_insn_derive, lat_insn_report);
 
 /* ---------------------------------------------------------------- E106 tput_insn */
 
@@ -552,7 +554,7 @@ done:
 	return rc;
 }
 
-static void tput_insn_derive(struct gp_run *run, const struct gp_table *t)
+static void tput_insn_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		double v;
@@ -560,14 +562,14 @@ static void tput_insn_derive(struct gp_run *run, const struct gp_table *t)
 		if (!status_ok(gp_table_get(t, r, "status")) || gp_table_get_double(t, r, "ops_per_clk_per_sm", &v))
 			continue;
 		snprintf(key, sizeof key, "insn_%s_ops_per_clk_per_sm", gp_table_get(t, r, "insn"));
-		gp_profile_add(run, key, v, "ops/clk/SM", "8 independent chains/thread, all SMs, events", "tput_insn");
+		gp_profile_add(prof, key, v, "ops/clk/SM", "8 independent chains/thread, all SMs, events", "tput_insn");
 	}
 }
 
 static void tput_insn_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(tput_insn, tput_insn_params, tput_insn_cols,
-	    tput_insn_measure, tput_insn_derive, tput_insn_report);
+GP_EXP_IMPL(tput_insn, tput_insn_params, tput_insn_cols, tput_insn_measure);
+GP_ANALYSIS(tput_insn, tput_insn_derive, tput_insn_report);
 
 /* ---------------------------------------------------------------- E010 tput_lds_ffma */
 
@@ -690,7 +692,7 @@ done:
 	return rc;
 }
 
-static void mix_derive(struct gp_run *run, const struct gp_table *t)
+static void mix_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		double v, R;
@@ -699,14 +701,15 @@ static void mix_derive(struct gp_run *run, const struct gp_table *t)
 		    gp_table_get_double(t, r, "ffma_per_clk_per_sm", &v) || gp_table_get_double(t, r, "ffma_per_lds", &R))
 			continue;
 		snprintf(key, sizeof key, "ffma_per_clk_1lds_per_%d_%s", (int)R, gp_table_get(t, r, "addr"));
-		gp_profile_add(run, key, v, "ops/clk/SM", "8 accumulators, R FFMAs per volatile LDS, 64 warps/SM",
+		gp_profile_add(prof, key, v, "ops/clk/SM", "8 accumulators, R FFMAs per volatile LDS, 64 warps/SM",
 			       "tput_lds_ffma");
 	}
 }
 
 static void mix_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(tput_lds_ffma, mix_params, mix_cols, mix_measure, mix_derive, mix_report);
+GP_EXP_IMPL(tput_lds_ffma, mix_params, mix_cols, mix_measure);
+GP_ANALYSIS(tput_lds_ffma, mix_derive, mix_report);
 
 /* ---------------------------------------------------------------- E004 style tput_occupancy */
 
@@ -914,7 +917,7 @@ done:
 
 /* Knee per chain: where the curve first reaches 90 % of its plateau, and where the straight
  * line through the one-warp point meets the plateau (latency / issue interval, seed 000's M003). */
-static void occ_derive(struct gp_run *run, const struct gp_table *t)
+static void occ_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (size_t c = 0; c < GP_ARRAY_SIZE(occ_chains); c++) {
 		double w[128], r[128];
@@ -930,20 +933,21 @@ static void occ_derive(struct gp_run *run, const struct gp_table *t)
 		if (n < 3 || gp_knee_find(w, r, n, 0.9, &k))
 			continue;
 		snprintf(key, sizeof key, "%s_knee_warps_per_sm", occ_chains[c].name);
-		gp_profile_add(run, key, k.knee_first, "warps/SM", "fewest warps reaching 90 % of the plateau",
+		gp_profile_add(prof, key, k.knee_first, "warps/SM", "fewest warps reaching 90 % of the plateau",
 			       "tput_occupancy");
 		snprintf(key, sizeof key, "%s_knee_model_warps_per_sm", occ_chains[c].name);
-		gp_profile_add(run, key, k.knee_model, "warps/SM", "plateau / (rate of the fewest-warps point per warp)",
+		gp_profile_add(prof, key, k.knee_model, "warps/SM", "plateau / (rate of the fewest-warps point per warp)",
 			       "tput_occupancy");
 		snprintf(key, sizeof key, "%s_plateau_ops_per_clk_per_sm", occ_chains[c].name);
-		gp_profile_add(run, key, k.plateau, "ops/clk/SM", "largest FFMA rate over the warps sweep",
+		gp_profile_add(prof, key, k.plateau, "ops/clk/SM", "largest FFMA rate over the warps sweep",
 			       "tput_occupancy");
 	}
 }
 
 static void occ_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(tput_occupancy, occ_params, occ_cols, occ_measure, occ_derive, occ_report);
+GP_EXP_IMPL(tput_occupancy, occ_params, occ_cols, occ_measure);
+GP_ANALYSIS(tput_occupancy, occ_derive, occ_report);
 
 /* ---------------------------------------------------------------- report sections */
 

@@ -11,6 +11,8 @@
 #include "gp.h"
 #include "changepoint.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "mem_common.h"
 #include "mem_model.h"
 #include "stats.h"
@@ -310,11 +312,11 @@ static double clock_of(const struct gp_table *t)
  * holding the smallest footprint whose touched lines exceed 4x the L2 size (device attribute)
  * is DRAM; levels between are L2 (two of them: near and far partition); levels after DRAM
  * are DRAM plus TLB misses. */
-static void lat_mem_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_mem_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const paths[] = { "default", "cg", "nc" };
 	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
-	const double l2 = run->dev->l2_bytes;
+	const double l2 = prof->l2_bytes;
 
 	if (!fp || !lat)
 		goto done;
@@ -332,32 +334,32 @@ static void lat_mem_derive(struct gp_run *run, const struct gp_table *t)
 		first_l2 = strcmp(paths[p], "cg") ? 1 : 0;
 		if (first_l2 == 1) {
 			snprintf(key, sizeof key, "l1_latency_cycles%s", strcmp(paths[p], "nc") ? "" : "_nc");
-			gp_profile_add(run, key, cp.level[0].latency, "cycles", method, "lat_mem");
+			gp_profile_add(prof, key, cp.level[0].latency, "cycles", method, "lat_mem");
 			if (cp.nlevels > 1) {
 				snprintf(key, sizeof key, "l1_capacity_bytes%s", strcmp(paths[p], "nc") ? "" : "_nc");
-				gp_profile_add(run, key, cp.level[0].capacity, "bytes", method, "lat_mem");
+				gp_profile_add(prof, key, cp.level[0].capacity, "bytes", method, "lat_mem");
 			}
 		}
 		if (hbm != (size_t)-1 && hbm > first_l2) {
 			const size_t nl2 = hbm - first_l2;
 			const char *sfx = !strcmp(paths[p], "default") ? "" : !strcmp(paths[p], "cg") ? "_cg" : "_nc";
 			snprintf(key, sizeof key, "l2_latency_cycles%s", sfx);
-			gp_profile_add(run, key, cp.level[first_l2].latency, "cycles", method, "lat_mem");
+			gp_profile_add(prof, key, cp.level[first_l2].latency, "cycles", method, "lat_mem");
 			snprintf(key, sizeof key, "l2_capacity_bytes%s", sfx);
-			gp_profile_add(run, key, cp.level[hbm - 1].capacity, "bytes", method, "lat_mem");
+			gp_profile_add(prof, key, cp.level[hbm - 1].capacity, "bytes", method, "lat_mem");
 			if (nl2 >= 2) {
 				snprintf(key, sizeof key, "l2_near_latency_cycles%s", sfx);
-				gp_profile_add(run, key, cp.level[first_l2].latency, "cycles", method, "lat_mem");
+				gp_profile_add(prof, key, cp.level[first_l2].latency, "cycles", method, "lat_mem");
 				snprintf(key, sizeof key, "l2_near_capacity_bytes%s", sfx);
-				gp_profile_add(run, key, cp.level[first_l2].capacity, "bytes", method, "lat_mem");
+				gp_profile_add(prof, key, cp.level[first_l2].capacity, "bytes", method, "lat_mem");
 				snprintf(key, sizeof key, "l2_far_latency_cycles%s", sfx);
-				gp_profile_add(run, key, cp.level[hbm - 1].latency, "cycles", method, "lat_mem");
+				gp_profile_add(prof, key, cp.level[hbm - 1].latency, "cycles", method, "lat_mem");
 			}
 			snprintf(key, sizeof key, "hbm_latency_cycles%s", sfx);
-			gp_profile_add(run, key, cp.level[hbm].latency, "cycles", method, "lat_mem");
+			gp_profile_add(prof, key, cp.level[hbm].latency, "cycles", method, "lat_mem");
 			if (clock_of(t) > 0) {
 				snprintf(key, sizeof key, "hbm_latency_ns%s", sfx);
-				gp_profile_add(run, key, cp.level[hbm].latency / clock_of(t) * 1e3, "ns",
+				gp_profile_add(prof, key, cp.level[hbm].latency / clock_of(t) * 1e3, "ns",
 					       "hbm_latency_cycles / measured SM clock", "lat_mem");
 			}
 		}
@@ -369,7 +371,7 @@ done:
 
 /* The TLB curve: the first level is the TLB-hit latency of the path; each boundary a reach,
  * each step up a miss cost. */
-static void lat_mem_tlb_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_mem_tlb_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const paths[] = { "cg", "default", "nc" };
 	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
@@ -383,12 +385,12 @@ static void lat_mem_tlb_derive(struct gp_run *run, const struct gp_table *t)
 		if (n < 3 || gp_changepoint_step(fp, lat, n, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
 			continue;
 		snprintf(method, sizeof method, "page-stride random chase, %s path, change-point levels", paths[p]);
-		gp_profile_add(run, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
+		gp_profile_add(prof, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
 		for (size_t k = 0; k + 1 < cp.nlevels && k < 3; k++) {
 			snprintf(key, sizeof key, "tlb%zu_reach_bytes", k + 1);
-			gp_profile_add(run, key, cp.level[k].capacity, "bytes", method, "lat_mem_tlb");
+			gp_profile_add(prof, key, cp.level[k].capacity, "bytes", method, "lat_mem_tlb");
 			snprintf(key, sizeof key, "tlb%zu_miss_cycles", k + 1);
-			gp_profile_add(run, key, cp.level[k + 1].latency - cp.level[k].latency, "cycles", method,
+			gp_profile_add(prof, key, cp.level[k + 1].latency - cp.level[k].latency, "cycles", method,
 				       "lat_mem_tlb");
 		}
 		break; /* one path is enough for the profile */
@@ -401,10 +403,11 @@ done:
 static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(lat_mem, lat_mem_params, lat_mem_cols, lat_mem_measure, lat_mem_derive, lat_mem_report);
+GP_EXP_IMPL(lat_mem, lat_mem_params, lat_mem_cols, lat_mem_measure);
+GP_ANALYSIS(lat_mem, lat_mem_derive, lat_mem_report);
 
-GP_EXP_IMPL(lat_mem_tlb, lat_mem_tlb_params, lat_mem_cols,
-	    lat_mem_tlb_measure, lat_mem_tlb_derive, lat_mem_tlb_report);
+GP_EXP_IMPL(lat_mem_tlb, lat_mem_tlb_params, lat_mem_cols, lat_mem_tlb_measure);
+GP_ANALYSIS(lat_mem_tlb, lat_mem_tlb_derive, lat_mem_tlb_report);
 
 /* ------------------------------------------------------------------ E003 lat_mem_dist */
 
@@ -534,8 +537,8 @@ done:
 
 static void lat_mem_dist_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(lat_mem_dist, lat_mem_dist_params, lat_mem_dist_cols,
-	    lat_mem_dist_measure, NULL, lat_mem_dist_report);
+GP_EXP_IMPL(lat_mem_dist, lat_mem_dist_params, lat_mem_dist_cols, lat_mem_dist_measure);
+GP_ANALYSIS(lat_mem_dist, NULL, lat_mem_dist_report);
 
 /* ------------------------------------------------------------------ bandwidth helpers */
 
@@ -686,7 +689,7 @@ error:
 	goto done;
 }
 
-static void bw_global_derive(struct gp_run *run, const struct gp_table *t)
+static void bw_global_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	double best = 0, v;
 	const char *bp = NULL;
@@ -700,14 +703,14 @@ static void bw_global_derive(struct gp_run *run, const struct gp_table *t)
 	if (bp) {
 		char m[160];
 		snprintf(m, sizeof m, "best of the load width/path/occupancy sweep (%s path)", bp);
-		gp_profile_add(run, "global_load_bw_best_GBps", best, "GB/s", m, "bw_global");
+		gp_profile_add(prof, "global_load_bw_best_GBps", best, "GB/s", m, "bw_global");
 	}
 }
 
 static void bw_global_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(bw_global, bw_global_params, bw_global_cols,
-	    bw_global_measure, bw_global_derive, bw_global_report);
+GP_EXP_IMPL(bw_global, bw_global_params, bw_global_cols, bw_global_measure);
+GP_ANALYSIS(bw_global, bw_global_derive, bw_global_report);
 
 /* ------------------------------------------------------------------ E016 bw_coalesce, bw_padding */
 
@@ -827,8 +830,8 @@ error:
 
 static void bw_coalesce_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(bw_coalesce, bw_coalesce_params, bw_coalesce_cols,
-	    bw_coalesce_measure, NULL, bw_coalesce_report);
+GP_EXP_IMPL(bw_coalesce, bw_coalesce_params, bw_coalesce_cols, bw_coalesce_measure);
+GP_ANALYSIS(bw_coalesce, NULL, bw_coalesce_report);
 
 static const struct gp_param bw_padding_params[] = {
 	{ "rows", GP_PARAM_INT, 128, 1L << 20, NULL, "4096", "matrix rows (multiple of 128)" },
@@ -920,8 +923,8 @@ error:
 
 static void bw_padding_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(bw_padding, bw_padding_params, bw_padding_cols,
-	    bw_padding_measure, NULL, bw_padding_report);
+GP_EXP_IMPL(bw_padding, bw_padding_params, bw_padding_cols, bw_padding_measure);
+GP_ANALYSIS(bw_padding, NULL, bw_padding_report);
 
 /* ------------------------------------------------------------------ bw_hbm */
 
@@ -1104,7 +1107,7 @@ static double op_bw(const struct gp_table *t, const char *op)
 	return v;
 }
 
-static void bw_hbm_derive(struct gp_run *run, const struct gp_table *t)
+static void bw_hbm_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const ops[] = { "l2_read", "read", "write", "copy", "dtod" };
 	static const char *const keys[] = { "l2_read_bw_GBps", "hbm_read_bw_GBps", "hbm_write_bw_GBps",
@@ -1113,20 +1116,21 @@ static void bw_hbm_derive(struct gp_run *run, const struct gp_table *t)
 	for (size_t i = 0; i < GP_ARRAY_SIZE(ops); i++) {
 		const double v = op_bw(t, ops[i]);
 		if (!isnan(v))
-			gp_profile_add(run, keys[i], v, "GB/s",
+			gp_profile_add(prof, keys[i], v, "GB/s",
 				       i == 0 ? "ld.global.cg.v4, footprint under L2, all SMs"
 				       : i < 4 ? "16-byte vectors, grid-stride, footprint >> L2; copy counts read + write"
 					       : "cuMemcpyDtoD, read + write bytes",
 				       "bw_hbm");
 	}
 	if (!isnan(op_bw(t, "read")) && !isnan(op_bw(t, "dtod")))
-		gp_profile_add(run, "hbm_read_pct_of_dtod", 100.0 * op_bw(t, "read") / op_bw(t, "dtod"), "%",
+		gp_profile_add(prof, "hbm_read_pct_of_dtod", 100.0 * op_bw(t, "read") / op_bw(t, "dtod"), "%",
 			       "read kernel / cuMemcpyDtoD (read + write bytes), same run", "bw_hbm");
 }
 
 static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(bw_hbm, bw_hbm_params, bw_hbm_cols, bw_hbm_measure, bw_hbm_derive, bw_hbm_report);
+GP_EXP_IMPL(bw_hbm, bw_hbm_params, bw_hbm_cols, bw_hbm_measure);
+GP_ANALYSIS(bw_hbm, bw_hbm_derive, bw_hbm_report);
 
 /* ------------------------------------------------------------------ report sections */
 

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "device.h"
 #include "experiment.h"
 
 extern const unsigned char gp_image_probes_mem[];

@@ -9,6 +9,8 @@
  * against the host, and "correct" is a result column, not a validity condition of the row. */
 #include "gp.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "stats.h"
 #include "templates.h"
 #include "sassprobe.h"
@@ -238,20 +240,20 @@ static int stall_ffma_measure(struct gp_run *run, const struct gp_point *pt, str
 	return end_row(t, "stall_ffma", status, rc);
 }
 
-static void stall_ffma_derive(struct gp_run *run, const struct gp_table *t)
+static void stall_ffma_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	int s = sp_min_safe_stall(t);
 
 	if (s > 0)
-		gp_profile_add(run, "ffma_min_safe_stall", s, "cycles",
+		gp_profile_add(prof, "ffma_min_safe_stall", s, "cycles",
 			       "smallest patched stall count keeping a dependent FFMA chain correct (no interlock)",
 			       "stall_ffma");
 }
 
 static void stall_ffma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(stall_ffma, stall_ffma_params, stall_ffma_cols,
-	    stall_ffma_measure, stall_ffma_derive, stall_ffma_report);
+GP_EXP_IMPL(stall_ffma, stall_ffma_params, stall_ffma_cols, stall_ffma_measure);
+GP_ANALYSIS(stall_ffma, stall_ffma_derive, stall_ffma_report);
 
 /* ---------------------------------------------------------------- E105 stall_wait */
 
@@ -370,8 +372,8 @@ row:
 
 static void stall_wait_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(stall_wait, stall_wait_params, stall_wait_cols,
-	    stall_wait_measure, NULL, stall_wait_report);
+GP_EXP_IMPL(stall_wait, stall_wait_params, stall_wait_cols, stall_wait_measure);
+GP_ANALYSIS(stall_wait, NULL, stall_wait_report);
 
 /* ---------------------------------------------------------------- register-bank streams */
 
@@ -610,7 +612,7 @@ static int regbank_ffma_measure(struct gp_run *run, const struct gp_point *pt, s
 
 /* Penalty of all three sources in one residue class over the best combo (FFMA, no reuse, the
  * most warps measured): what a same-bank triple costs once latency is hidden. */
-static void regbank_ffma_derive(struct gp_run *run, const struct gp_table *t)
+static void regbank_ffma_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	double wmax = 0, w, same = NAN, best = INFINITY, reuse, c;
 
@@ -627,15 +629,15 @@ static void regbank_ffma_derive(struct gp_run *run, const struct gp_table *t)
 		best = fmin(best, c);
 	}
 	if (!isnan(same) && isfinite(best))
-		gp_profile_add(run, "ffma_same_bank_penalty_cycles", same - best, "cycles/insn/SMSP",
+		gp_profile_add(prof, "ffma_same_bank_penalty_cycles", same - best, "cycles/insn/SMSP",
 			       "FFMA with Ra Rb Rc of one residue mod 8 minus the best combo, no reuse flags",
 			       "regbank_ffma");
 }
 
 static void regbank_ffma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(regbank_ffma, regbank_ffma_params, regbank_cols,
-	    regbank_ffma_measure, regbank_ffma_derive, regbank_ffma_report);
+GP_EXP_IMPL(regbank_ffma, regbank_ffma_params, regbank_cols, regbank_ffma_measure);
+GP_ANALYSIS(regbank_ffma, regbank_ffma_derive, regbank_ffma_report);
 
 /* ---------------------------------------------------------------- E104 regbank_map */
 
@@ -699,24 +701,24 @@ static int regbank_map_measure(struct gp_run *run, const struct gp_point *pt, st
 	return end_row(t, "regbank_map", status, rc);
 }
 
-static void regbank_map_derive(struct gp_run *run, const struct gp_table *t)
+static void regbank_map_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	double penalty;
 	int banks = sp_bank_count(t, &penalty);
 
 	if (banks > 0) {
-		gp_profile_add(run, "register_banks", banks, "banks",
+		gp_profile_add(prof, "register_banks", banks, "banks",
 			       "FFMA source pairs/triples: conflicting register offsets are the multiples of this",
 			       "regbank_map");
-		gp_profile_add(run, "bank_conflict_penalty_cycles", penalty, "cycles/insn/SMSP",
+		gp_profile_add(prof, "bank_conflict_penalty_cycles", penalty, "cycles/insn/SMSP",
 			       "conflicting minus conflict-free FFMA stream, no reuse flags", "regbank_map");
 	}
 }
 
 static void regbank_map_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(regbank_map, regbank_map_params, regbank_map_cols,
-	    regbank_map_measure, regbank_map_derive, regbank_map_report);
+GP_EXP_IMPL(regbank_map, regbank_map_params, regbank_map_cols, regbank_map_measure);
+GP_ANALYSIS(regbank_map, regbank_map_derive, regbank_map_report);
 
 /* ---------------------------------------------------------------- regbank_reuse */
 
@@ -798,7 +800,7 @@ static int regbank_reuse_measure(struct gp_run *run, const struct gp_point *pt, 
 	return end_row(t, "regbank_reuse", status, rc);
 }
 
-static void regbank_reuse_derive(struct gp_run *run, const struct gp_table *t)
+static void regbank_reuse_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const slots[] = { "a", "b", "c" };
 
@@ -808,7 +810,7 @@ static void regbank_reuse_derive(struct gp_run *run, const struct gp_table *t)
 		if (n < 1)
 			continue;
 		snprintf(key, sizeof key, "reuse_cache_entries_slot_%s", slots[s]);
-		gp_profile_add(run, key, n, "values",
+		gp_profile_add(prof, key, n, "values",
 			       "most distinct registers cycling through one slot with reuse set that still avoid the bank conflict",
 			       "regbank_reuse");
 	}
@@ -816,8 +818,8 @@ static void regbank_reuse_derive(struct gp_run *run, const struct gp_table *t)
 
 static void regbank_reuse_report(FILE *md, const struct gp_table *t, const struct gp_table *ref);
 
-GP_EXP_IMPL(regbank_reuse, regbank_reuse_params, regbank_reuse_cols,
-	    regbank_reuse_measure, regbank_reuse_derive, regbank_reuse_report);
+GP_EXP_IMPL(regbank_reuse, regbank_reuse_params, regbank_reuse_cols, regbank_reuse_measure);
+GP_ANALYSIS(regbank_reuse, regbank_reuse_derive, regbank_reuse_report);
 
 /* ---------------------------------------------------------------- report sections */
 

@@ -2,6 +2,8 @@
  * valid after every failing one, which is what shows that a fault cost only its own point. */
 #include "gp.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 
 #include <string.h>
 
@@ -46,4 +48,5 @@ done:
 	return rc;
 }
 
-GP_EXP_IMPL(selftest_fault, selftest_params, selftest_cols, selftest_measure, NULL, NULL);
+GP_EXP_IMPL(selftest_fault, selftest_params, selftest_cols, selftest_measure);
+GP_ANALYSIS(selftest_fault, NULL, NULL);

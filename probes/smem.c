@@ -9,6 +9,8 @@
 #include "gp.h"
 #include "changepoint.h"
 #include "experiment.h"
+#include "analysis.h"
+#include "measure.h"
 #include "mem_common.h"
 #include "mem_model.h"
 #include "stats.h"
@@ -156,7 +158,7 @@ static int lat_const_measure(struct gp_run *run, const struct gp_point *pt, stru
 
 /* Smallest-footprint latency (every chase fits the nearest level); for the constant chase also
  * the levels of its curve. */
-static void onchip_derive(struct gp_run *run, const struct gp_table *t, const char *exp, const char *key)
+static void onchip_derive(struct gp_profile *prof, const struct gp_table *t, const char *exp, const char *key)
 {
 	double fp[64], lat[64], best_fp = INFINITY, best = NAN, v, f;
 	size_t n = 0;
@@ -177,25 +179,25 @@ static void onchip_derive(struct gp_run *run, const struct gp_table *t, const ch
 	}
 	if (isnan(best))
 		return;
-	gp_profile_add(run, key, best, "cycles", "single-thread dependent chase, smallest footprint", exp);
+	gp_profile_add(prof, key, best, "cycles", "single-thread dependent chase, smallest footprint", exp);
 	if (!strcmp(exp, "lat_const") && n >= 3 && !gp_changepoint(fp, lat, n, &cp))
 		for (size_t k = 0; k + 1 < cp.nlevels && k < 2; k++) {
 			char kk[64];
 			snprintf(kk, sizeof kk, "const_cache_l%zu_capacity_bytes", k + 1);
-			gp_profile_add(run, kk, cp.level[k].footprint_last, "bytes", "constant chase, change-point levels", exp);
+			gp_profile_add(prof, kk, cp.level[k].footprint_last, "bytes", "constant chase, change-point levels", exp);
 			snprintf(kk, sizeof kk, "const_cache_l%zu_miss_latency_cycles", k + 1);
-			gp_profile_add(run, kk, cp.level[k + 1].latency, "cycles", "constant chase, change-point levels", exp);
+			gp_profile_add(prof, kk, cp.level[k + 1].latency, "cycles", "constant chase, change-point levels", exp);
 		}
 }
 
-static void lat_smem_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_smem_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	onchip_derive(run, t, "lat_smem", "lds_latency_cycles");
+	onchip_derive(prof, t, "lat_smem", "lds_latency_cycles");
 }
 
-static void lat_const_derive(struct gp_run *run, const struct gp_table *t)
+static void lat_const_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	onchip_derive(run, t, "lat_const", "const_latency_cycles");
+	onchip_derive(prof, t, "lat_const", "const_latency_cycles");
 }
 
 static void onchip_report(FILE *md, const struct gp_table *t, const char *what)
@@ -217,11 +219,11 @@ static void lat_const_report(FILE *md, const struct gp_table *t, const struct gp
 	onchip_report(md, t, "Constant cache (ld.const, register address)");
 }
 
-GP_EXP_IMPL(lat_smem, lat_smem_params, lat_onchip_cols,
-	    lat_smem_measure, lat_smem_derive, lat_smem_report);
+GP_EXP_IMPL(lat_smem, lat_smem_params, lat_onchip_cols, lat_smem_measure);
+GP_ANALYSIS(lat_smem, lat_smem_derive, lat_smem_report);
 
-GP_EXP_IMPL(lat_const, lat_const_params, lat_onchip_cols,
-	    lat_const_measure, lat_const_derive, lat_const_report);
+GP_EXP_IMPL(lat_const, lat_const_params, lat_onchip_cols, lat_const_measure);
+GP_ANALYSIS(lat_const, lat_const_derive, lat_const_report);
 
 /* ------------------------------------------------------------------ E107 bw_smem */
 
@@ -332,7 +334,7 @@ done:
 	return rc;
 }
 
-static void bw_smem_derive(struct gp_run *run, const struct gp_table *t)
+static void bw_smem_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	for (int w = 32; w <= 128; w *= 2) {
 		double best = -1, v, wd;
@@ -346,7 +348,7 @@ static void bw_smem_derive(struct gp_run *run, const struct gp_table *t)
 		if (best < 0)
 			continue;
 		snprintf(key, sizeof key, "lds%d_bytes_per_clk_per_sm", w);
-		gp_profile_add(run, key, best, "B/clk/SM", "conflict-free LDS, 1 block/SM, largest volume", "bw_smem");
+		gp_profile_add(prof, key, best, "B/clk/SM", "conflict-free LDS, 1 block/SM, largest volume", "bw_smem");
 	}
 }
 
@@ -380,7 +382,8 @@ static void bw_smem_report(FILE *md, const struct gp_table *t, const struct gp_t
 	fputc('\n', md);
 }
 
-GP_EXP_IMPL(bw_smem, bw_smem_params, bw_smem_cols, bw_smem_measure, bw_smem_derive, bw_smem_report);
+GP_EXP_IMPL(bw_smem, bw_smem_params, bw_smem_cols, bw_smem_measure);
+GP_ANALYSIS(bw_smem, bw_smem_derive, bw_smem_report);
 
 /* ------------------------------------------------------------------ bank_smem */
 
@@ -516,4 +519,5 @@ static void bank_smem_report(FILE *md, const struct gp_table *t, const struct gp
 	fputc('\n', md);
 }
 
-GP_EXP_IMPL(bank_smem, bank_smem_params, bank_smem_cols, bank_smem_measure, NULL, bank_smem_report);
+GP_EXP_IMPL(bank_smem, bank_smem_params, bank_smem_cols, bank_smem_measure);
+GP_ANALYSIS(bank_smem, NULL, bank_smem_report);

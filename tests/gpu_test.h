@@ -1,6 +1,6 @@
 /* gpu_test.h — what every GPU test program shares: the device opened once per group, NEED_GPU()
  * (a test without a GPU says why and reports itself skipped, never passed), and measure(), which
- * runs an experiment's measure() over a small sweep in this process and fails on any point that
+ * runs an experiment's measurement (gp_measure) over a small sweep in this process and fails on any point that
  * does not come back 0, printing the row's status (and kernel, where the table has one);
  * gpu_blas_setup/teardown add cuBLAS for the GEMM programs.
  * Include after cmocka.h; define GPU_TEST_REPS first to change the repetitions (default 3). */
@@ -13,6 +13,7 @@
 
 #include "gp.h"
 #include "blas.h"
+#include "device.h"
 #include "experiment.h"
 #include "suite.h"
 
@@ -87,7 +88,7 @@ static __attribute__((unused)) struct gp_table *measure(const char *name, const 
 		struct gp_point pt;
 		int rc;
 		gp_sweep_point(&sw, p, &pt);
-		rc = e->impl->measure(&run, &pt, t);
+		rc = gp_measure(&run, e->impl, &pt, t);
 		if (rc && t->nrows) {
 			const char *k = gp_table_get(t, t->nrows - 1, "kernel");
 			print_error("%s%s%s: status of the last row: %s\n", name, k ? " " : "", k ? k : "",
@@ -96,7 +97,6 @@ static __attribute__((unused)) struct gp_table *measure(const char *name, const 
 		assert_int_equal(rc, 0);
 	}
 	gp_sweep_free(&sw);
-	free(run.profile);
 	return t;
 }
 

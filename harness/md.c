@@ -1,0 +1,68 @@
+/* md.c — Markdown tables (md.h). */
+#include "gp.h"
+#include "md.h"
+
+#include <math.h>
+#include <string.h>
+
+void gp_md_head(FILE *md, const char *const *headers, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gp_md_str(md, headers[i]);
+	gp_md_end(md);
+	for (size_t i = 0; i < n; i++)
+		fputs("|---", md);
+	fputs("|\n", md);
+}
+
+void gp_md_str(FILE *md, const char *s)
+{
+	fputs("| ", md);
+	if (!s || !*s)
+		s = "–";
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', md);
+		fputc(*s == '\n' ? ' ' : *s, md);
+	}
+	fputc(' ', md);
+}
+
+const char *gp_md_fmt(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "–");
+	else if (isinf(v))
+		snprintf(buf, len, "%s", v > 0 ? "inf" : "-inf");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 1e-3 && fabs(v) < 1e6) {
+		/* 4 significant digits in positional notation: 1234, 123.4, 0.01234 */
+		const int digits = 4 - 1 - (int)floor(log10(fabs(v)));
+		snprintf(buf, len, "%.*f", digits > 0 ? digits : 0, v);
+	} else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+void gp_md_num(FILE *md, double v)
+{
+	char buf[64];
+
+	gp_md_str(md, gp_md_fmt(buf, sizeof buf, v));
+}
+
+void gp_md_cell(FILE *md, const char *csv)
+{
+	double v;
+
+	if (csv && *csv && !gp_parse_double(csv, &v) && strcmp(csv, "nan"))
+		gp_md_num(md, v);
+	else
+		gp_md_str(md, csv && strcmp(csv, "nan") ? csv : NULL);
+}
+
+void gp_md_end(FILE *md)
+{
+	fputs("|\n", md);
+}

@@ -1,0 +1,149 @@
+/* measure.h — the harness measures; a probe declares.
+ *
+ * A probe is a const struct gp_probe: which runner times it, a setup() that states its buffers,
+ * kernel, launch geometry and arguments, and optional hooks for what differs from the common
+ * case. The harness (measure.c) does the rest for every sweep point: allocation and poisoning,
+ * warm-up, repetitions, the clock sample, read-back, statistics (min / median / max / spread per
+ * metric), the standard checks and status, the row and the clean-up. A probe author never writes
+ * a repetition loop, a statistics call, a status string of the standard checks or a free().
+ *
+ * Metrics and columns meet by name: a metric "x" recorded with gp_sample() fills the columns
+ * "x" (median), "x_min", "x_max" and "x_spread" wherever the experiment declares them; "spread"
+ * is the primary metric's spread, "clock_MHz" the median SM clock of the repetitions, "reps" the
+ * repetitions, "status" the status, and a column named like a parameter gets the point's value.
+ * Anything else is set by the probe (gp_meas_num / _int / _str). */
+#ifndef GP_MEASURE_H
+#define GP_MEASURE_H
+
+#include <stddef.h>
+
+#include "device.h"
+#include "experiment.h"
+
+enum gp_runner {
+	GP_RUN_SYNC,  /* launch and wait: the numbers come from buffers read back (in-kernel clock64) */
+	GP_RUN_EVENT, /* one launch per repetition between two CUDA events: metric time_ms */
+	GP_RUN_BATCH, /* gp_time_batches: batches of launches lasting ~batch_ms: time_ms per launch */
+};
+
+/* A buffer's poison: written (cuMemsetD8) before every repetition so stale results show. */
+#define GP_NO_POISON (-1)
+#define GP_POISON_NAN 0xff
+
+/* When a read-back buffer is copied to the host: after every repetition (warm-up included, so
+ * sample() can check each one) or once, after the last. */
+enum gp_readback { GP_EVERY_REP, GP_LAST_REP };
+
+enum gp_probe_flags {
+	GP_PROBE_EVENT_CLOCK = 1, /* the clock sample is taken once, after the last repetition */
+};
+
+struct gp_meas;
+
+struct gp_probe {
+	enum gp_runner runner;
+	const void *image; /* the embedded module gp_meas_kernel() loads from */
+	/* Buffers, kernel, geometry, arguments, host reference (ctx). 0, or an error from the
+	 * gp_meas_* calls; gp_meas_na()/gp_meas_fail() make a row without measurements. */
+	int (*setup)(struct gp_meas *m);
+	/* Optional. Enqueue one repetition's work when it is not the one kernel setup() named
+	 * (several kernels, a copy, a library call); GP_RUN_BATCH calls it per launch. */
+	int (*launch)(struct gp_meas *m);
+	/* Optional. Before each repetition, warm-up included (m->rep < 0). */
+	int (*before)(struct gp_meas *m);
+	/* Optional. After each repetition and its read-back, warm-up included: gp_sample() the
+	 * numbers (warm-up samples are dropped) and check results. */
+	void (*sample)(struct gp_meas *m);
+	/* Optional. After the statistics: derived columns, ceilings. */
+	void (*finish)(struct gp_meas *m);
+	/* Optional. Free what setup() made beyond the gp_meas buffers, modules and host memory. */
+	void (*cleanup)(struct gp_meas *m);
+	const char *primary; /* the metric whose spread is the row's "spread" */
+	size_t ctx_size;     /* zeroed per-point state for the hooks (m->ctx) */
+	double batch_ms;     /* GP_RUN_BATCH: target batch length (default 20 ms) */
+	int max_batch;       /* GP_RUN_BATCH: most launches per batch (default 1000) */
+	unsigned flags;
+};
+
+#define GP_MEAS_MAX_ARGS 24
+
+struct gp_meas {
+	struct gp_run *run;
+	struct gp_device *dev;
+	const struct gp_point *pt;
+	const struct gp_probe *probe;
+	void *ctx;
+	int rep;  /* the repetition in hand: -warmup … -1 are warm-up */
+	int reps; /* timed repetitions */
+	int batch; /* GP_RUN_BATCH: launches per batch that were timed */
+	/* The launch setup() declares (GP_RUN_SYNC/EVENT without a launch hook). */
+	CUfunction fn;
+	unsigned grid, block, smem;
+	void *args[GP_MEAS_MAX_ARGS];
+	size_t nargs;
+	struct gp_meas_priv *priv;
+};
+
+/* ---- setup */
+/* The kernel `name` from the probe's image (printf-style name). */
+int gp_meas_kernel(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The kernel `name` from a module image only this point uses (a patched cubin); unloaded after. */
+int gp_meas_kernel_image(struct gp_meas *m, const void *image, const char *name);
+void gp_meas_launch(struct gp_meas *m, unsigned grid, unsigned block, unsigned smem);
+/* The kernel's arguments, in order: pointers to values that live as long as the point (ctx). */
+void gp_meas_args_(struct gp_meas *m, void *const *args, size_t n);
+#define gp_meas_args(m, ...)                                                                        \
+	gp_meas_args_((m), (void *const[]){ __VA_ARGS__ }, sizeof((void *const[]){ __VA_ARGS__ }) / sizeof(void *))
+/* A device buffer, freed after the point; poisoned before every repetition unless GP_NO_POISON.
+ * A failed allocation is GP_ECUDA. */
+int gp_meas_buf(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
+/* The same for a size the sweep chose: one larger than the device's memory or than what is free
+ * makes the point n/a (returns 1, the caller returns 0 from setup). */
+int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
+/* Upload host data into a buffer once (before the warm-up). */
+int gp_meas_upload(struct gp_meas *m, CUdeviceptr d, const void *src, size_t bytes);
+/* A host copy of a device buffer, refreshed as `when` says; owned by the harness. */
+void *gp_meas_readback(struct gp_meas *m, CUdeviceptr d, size_t bytes, enum gp_readback when);
+/* Zeroed host memory owned by the harness (freed after the point), NULL when out of memory. */
+void *gp_meas_host(struct gp_meas *m, size_t bytes);
+/* The clock-sample buffer the kernel writes (probes/probe.cuh); asking for it makes clock_MHz a
+ * measured column and a sample too short to trust a failed row. */
+CUdeviceptr *gp_meas_clock(struct gp_meas *m);
+
+/* ---- values */
+/* One repetition's value of a metric (dropped during warm-up). */
+void gp_sample(struct gp_meas *m, const char *metric, double v);
+enum gp_stat { GP_MEDIAN, GP_MIN, GP_MAX, GP_SPREAD, GP_MEAN };
+/* A metric's statistic over the timed repetitions; NaN when it has none. */
+double gp_meas_stat(const struct gp_meas *m, const char *metric, enum gp_stat s);
+/* Median SM clock in MHz of the repetitions; NaN without a clock sample. */
+double gp_meas_mhz(const struct gp_meas *m);
+/* Cells of the row that are neither metrics nor parameters. */
+void gp_meas_num(struct gp_meas *m, const char *col, double v);
+void gp_meas_int(struct gp_meas *m, const char *col, long long v);
+void gp_meas_str(struct gp_meas *m, const char *col, const char *v);
+/* A parameter of the point (shorthands for gp_point_int/str). */
+long gp_meas_param(const struct gp_meas *m, const char *name);
+const char *gp_meas_param_str(const struct gp_meas *m, const char *name);
+
+/* ---- status: the first failure stands */
+int gp_meas_ok(const struct gp_meas *m);
+/* The point cannot be formed (not a failure); its numbers are NaN. Returns 0. */
+int gp_meas_na(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A check specific to the probe failed; the message says what was seen. */
+void gp_meas_fail(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Results against the host's, bit for bit: element i of got against want[i % period]. 0 if equal. */
+int gp_meas_check_f32(struct gp_meas *m, const char *what, const float *got, const float *want, size_t n,
+		      size_t period);
+int gp_meas_check_u32(struct gp_meas *m, const char *what, const unsigned *got, const unsigned *want,
+		      size_t n, size_t period);
+int gp_meas_check_f64(struct gp_meas *m, const char *what, const double *got, const double *want, size_t n,
+		      size_t period);
+/* A rate above what the hardware can do (value > ceiling * (1 + tol)) or a time below what it
+ * can take (value < floor * (1 - tol)) means a broken probe. */
+void gp_meas_ceiling(struct gp_meas *m, const char *what, double value, double ceiling, double tol,
+		     const char *unit);
+void gp_meas_floor(struct gp_meas *m, const char *what, double value, double floor, double tol,
+		   const char *unit);
+
+#endif

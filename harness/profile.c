@@ -1,0 +1,64 @@
+/* profile.c — the tuning profile of a run (profile.h). */
+#include "gp.h"
+#include "profile.h"
+#include "table.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_profile_add(struct gp_profile *p, const char *key, double value, const char *unit, const char *method,
+		   const char *source)
+{
+	struct gp_profile_entry *e;
+
+	if (p->n == p->cap) {
+		size_t ncap = p->cap ? 2 * p->cap : 16;
+		struct gp_profile_entry *np = realloc(p->e, ncap * sizeof *np);
+		if (!np)
+			return -1;
+		p->e = np;
+		p->cap = ncap;
+	}
+	e = &p->e[p->n++];
+	snprintf(e->key, sizeof e->key, "%s", key);
+	snprintf(e->value, sizeof e->value, "%.6g", value);
+	snprintf(e->unit, sizeof e->unit, "%s", unit);
+	snprintf(e->method, sizeof e->method, "%s", method);
+	snprintf(e->source, sizeof e->source, "%s", source);
+	return 0;
+}
+
+void gp_profile_free(struct gp_profile *p)
+{
+	free(p->e);
+	p->e = NULL;
+	p->n = p->cap = 0;
+}
+
+int gp_profile_write(const struct gp_profile *p, const char *dir)
+{
+	static const char *const cols[] = { "key", "value", "unit", "method", "source" };
+	struct gp_table *t = gp_table_new(cols, GP_ARRAY_SIZE(cols));
+	char path[PATH_MAX], err[64];
+	int rc = 0;
+
+	if (!t)
+		return GP_EFAIL;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct gp_profile_entry *e = &p->e[i];
+		if (gp_row_begin(t) || gp_row_str(t, "key", e->key) || gp_row_str(t, "value", e->value) ||
+		    gp_row_str(t, "unit", e->unit) || gp_row_str(t, "method", e->method) ||
+		    gp_row_str(t, "source", e->source) || gp_row_end(t, err, sizeof err))
+			rc = GP_EFAIL;
+	}
+	snprintf(path, sizeof path, "%s/profile.csv", dir);
+	if (!rc && gp_table_save(t, path)) {
+		gp_err("cannot write %s: %s", path, strerror(errno));
+		rc = GP_EIO;
+	}
+	gp_table_free(t);
+	return rc;
+}

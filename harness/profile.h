@@ -1,0 +1,25 @@
+/* profile.h — profile.csv: the numbers kernel tuning needs (key, value, unit, method, source
+ * experiment), derived from a run's finished tables; no device code. */
+#ifndef GP_PROFILE_H
+#define GP_PROFILE_H
+
+#include <stddef.h>
+
+struct gp_profile_entry {
+	char key[64], value[64], unit[32], method[160], source[64];
+};
+
+struct gp_profile {
+	struct gp_profile_entry *e;
+	size_t n, cap;
+	/* What derivations need to know of the device (from the run's description). */
+	double l2_bytes;
+};
+
+int gp_profile_add(struct gp_profile *p, const char *key, double value, const char *unit, const char *method,
+		   const char *source);
+void gp_profile_free(struct gp_profile *p);
+/* <dir>/profile.csv; 0, GP_EFAIL or GP_EIO. */
+int gp_profile_write(const struct gp_profile *p, const char *dir);
+
+#endif
