@@ -39,7 +39,14 @@ const char *gp_md_fmt(char *buf, size_t len, double v)
 	else if (fabs(v) >= 1e-3 && fabs(v) < 1e6) {
 		/* 4 significant digits in positional notation: 1234, 123.4, 0.01234 */
 		const int digits = 4 - 1 - (int)floor(log10(fabs(v)));
+		char *end;
 		snprintf(buf, len, "%.*f", digits > 0 ? digits : 0, v);
+		if (strchr(buf, '.')) { /* no trailing zeros: 0.5, not 0.5000 */
+			for (end = buf + strlen(buf) - 1; *end == '0'; end--)
+				*end = 0;
+			if (*end == '.')
+				*end = 0;
+		}
 	} else
 		snprintf(buf, len, "%.4g", v);
 	return buf;
@@ -56,8 +63,11 @@ void gp_md_cell(FILE *md, const char *csv)
 {
 	double v;
 
-	if (csv && *csv && !gp_parse_double(csv, &v) && strcmp(csv, "nan"))
-		gp_md_num(md, v);
+	char buf[64];
+
+	/* Rounded only where that shortens it: a paper's "31.5" stays as the paper printed it. */
+	if (csv && *csv && !gp_parse_double(csv, &v) && strlen(gp_md_fmt(buf, sizeof buf, v)) < strlen(csv))
+		gp_md_str(md, buf);
 	else
 		gp_md_str(md, csv && strcmp(csv, "nan") ? csv : NULL);
 }

@@ -9,6 +9,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,40 @@ const char *gp_table_get(const struct gp_table *t, size_t row, const char *col)
 int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, double *out)
 {
 	return gp_parse_double(gp_table_get(t, row, col), out);
+}
+
+double gp_table_num(const struct gp_table *t, size_t row, const char *col)
+{
+	double v;
+
+	return gp_table_get_double(t, row, col, &v) ? NAN : v;
+}
+
+int gp_table_row_ok(const struct gp_table *t, size_t row)
+{
+	const char *s = gp_table_get(t, row, "status");
+
+	return s && !strcmp(s, "ok");
+}
+
+long gp_table_find(const struct gp_table *t, size_t from, ...)
+{
+	for (size_t r = from; r < t->nrows; r++) {
+		const char *col, *want, *v;
+		int match = 1;
+		va_list ap;
+
+		va_start(ap, from);
+		while (match && (col = va_arg(ap, const char *))) {
+			want = va_arg(ap, const char *);
+			v = gp_table_get(t, r, col);
+			match = v && !strcmp(v, want);
+		}
+		va_end(ap);
+		if (match)
+			return (long)r;
+	}
+	return -1;
 }
 
 /* Room for one more row at index nrows. */

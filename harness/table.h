@@ -22,6 +22,13 @@ void gp_table_free(struct gp_table *t);
 int gp_table_col(const struct gp_table *t, const char *name);
 const char *gp_table_get(const struct gp_table *t, size_t row, const char *col);
 int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, double *out);
+/* The cell as a number; NaN when the column is absent or the cell is empty or not a number. */
+double gp_table_num(const struct gp_table *t, size_t row, const char *col);
+/* The row's status is "ok". */
+int gp_table_row_ok(const struct gp_table *t, size_t row);
+/* The first row at or after `from` whose cells equal the given column, value pairs (a NULL
+ * column ends the list); -1 if none. */
+long gp_table_find(const struct gp_table *t, size_t from, ...) __attribute__((sentinel));
 
 /* Building a row: begin, set each column by name, end. gp_row_end fails (-1, message in err)
  * if a column was left unset, so no row is ever published with a hole the writer did not mean. */

@@ -6,11 +6,8 @@
  * the all-register FFMA of seed 000 Table 2/3. tput_*: 8 independent chains per thread keep
  * every FP32 lane busy; ops are counted per lane. Pitfall: with fewer than 4 independent chains
  * per warp the dependent latency, not the issue rate, is what you time. */
+#include "arith_shape.h"
 #include "probe.cuh"
-
-#define LAT_UNROLL 256
-#define TPUT_UNROLL 16
-#define TPUT_ILP 8
 
 extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsigned long long *stop,
 				    unsigned long long *overhead, const float *bc, int iters,
@@ -45,8 +42,6 @@ extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsig
 /* Shared table of the LDS -> FFMA chain: lane l visits words l, l + 32, l + 64 … (its own bank,
  * no conflicts); word i holds the shared address of word i + 32 (on a ring of 2016 words) as float bits, a denormal that
  * FFMA(v, 1, 0) returns unchanged (fma.rn.f32 without .ftz keeps denormals). */
-#define SMEM_WORDS 2048
-#define RING_WORDS 2016 /* 63 x 32: 63 does not divide 256, so a skipped loop trip shows */
 
 extern "C" __global__ void lat_ffma_smem(float *out, unsigned long long *start, unsigned long long *stop,
 					 unsigned long long *overhead, const float *bc, int iters,

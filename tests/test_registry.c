@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "analysis.h"
+#include "experiment.h"
+#include "measure.h"
 #include "suite.h"
 
 static int matches(const char *pattern, const char *s)
@@ -76,8 +79,12 @@ static void test_impl_and_columns(void **state)
 		const struct gp_exp_impl *im = e->impl;
 		int status = 0;
 
-		if (!im || !im->measure)
-			fail_msg("%s: no impl or no measure function", e->name);
+		if (!im || !im->probe == !im->measure)
+			fail_msg("%s: needs exactly one of a probe and a measure function", e->name);
+		if (im->probe && (!im->probe->setup || !im->probe->image))
+			fail_msg("%s: a probe without setup or module image", e->name);
+		if (!gp_analysis_find(e->name))
+			fail_msg("%s: no analysis (GP_ANALYSIS in its *_report.c)", e->name);
 		if (im->ncolumns == 0 || !im->columns)
 			fail_msg("%s: no output columns", e->name);
 		for (size_t c = 0; c < im->ncolumns; c++) {
