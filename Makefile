@@ -106,7 +106,7 @@ $(BUILD)/gen/experiments.def: $(DEF_SRC) Makefile
 	@mkdir -p $(@D)
 	$(Q)cat $(DEF_SRC) > $@
 
-$(BUILD)/obj/harness/registry.o: $(BUILD)/gen/experiments.def
+$(BUILD)/obj/harness/registry.o $(BUILD)/obj/harness/analysis.o: $(BUILD)/gen/experiments.def
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
