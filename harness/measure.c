@@ -189,6 +189,13 @@ void gp_meas_launch(struct gp_meas *m, unsigned grid, unsigned block, unsigned s
 	m->smem = smem;
 }
 
+void gp_meas_launch_2d(struct gp_meas *m, unsigned gx, unsigned gy, unsigned bx, unsigned by, unsigned smem)
+{
+	gp_meas_launch(m, gx, bx, smem);
+	m->grid_y = gy;
+	m->block_y = by;
+}
+
 void gp_meas_args_(struct gp_meas *m, void *const *args, size_t n)
 {
 	if (n > GP_MEAS_MAX_ARGS) {
@@ -439,7 +446,8 @@ static int launch_once(struct gp_meas *m)
 	}
 	if (m->smem > 48 * 1024)
 		GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)m->smem));
-	GP_CU(cuLaunchKernel(m->fn, m->grid, 1, 1, m->block, 1, 1, m->smem, NULL, m->args, NULL));
+	GP_CU(cuLaunchKernel(m->fn, m->grid, m->grid_y ? m->grid_y : 1, m->grid_z ? m->grid_z : 1, m->block,
+			     m->block_y ? m->block_y : 1, m->block_z ? m->block_z : 1, m->smem, NULL, m->args, NULL));
 	return 0;
 error:
 	return GP_ECUDA;

@@ -79,6 +79,7 @@ struct gp_meas {
 	/* The launch setup() declares (GP_RUN_SYNC/EVENT without a launch hook). */
 	CUfunction fn;
 	unsigned grid, block, smem;
+	unsigned grid_y, grid_z, block_y, block_z; /* 0 means 1 */
 	void *args[GP_MEAS_MAX_ARGS];
 	size_t nargs;
 	struct gp_meas_priv *priv;
@@ -90,6 +91,8 @@ int gp_meas_kernel(struct gp_meas *m, const char *fmt, ...) __attribute__((forma
 /* The kernel `name` from a module image only this point uses (a patched cubin); unloaded after. */
 int gp_meas_kernel_image(struct gp_meas *m, const void *image, const char *name);
 void gp_meas_launch(struct gp_meas *m, unsigned grid, unsigned block, unsigned smem);
+/* The same with a 2-D grid and block (dynamic shared memory above 48 KiB is opted into). */
+void gp_meas_launch_2d(struct gp_meas *m, unsigned gx, unsigned gy, unsigned bx, unsigned by, unsigned smem);
 /* The kernel's arguments, in order: pointers to values that live as long as the point (ctx). */
 void gp_meas_args_(struct gp_meas *m, void *const *args, size_t n);
 #define gp_meas_args(m, ...)                                                                        \
