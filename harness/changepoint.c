@@ -109,6 +109,12 @@ static double crossing(const double *footprint, const double *latency, const str
 	return r->level[k].footprint_last;
 }
 
+int gp_cp_supported(const struct gp_cp_result *r, size_t k)
+{
+	return k + 1 < r->nlevels && r->level[k].step_t >= GP_CP_MIN_T && r->level[k].step_noise >= GP_CP_MIN_NOISE &&
+	       r->level[k].npoints >= GP_CP_MIN_POINTS && r->level[k + 1].npoints >= GP_CP_MIN_POINTS;
+}
+
 int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r)
 {
 	return gp_changepoint_step(footprint, latency, n, GP_CP_MIN_STEP, r);
@@ -209,8 +215,17 @@ int gp_changepoint_step(const double *footprint, const double *latency, size_t n
 		lv->footprint_next = j + 1 < n ? footprint[j + 1] : 0;
 	}
 	merge_close_levels(footprint, latency, n, min_step, r, tmp);
-	for (size_t k = 0; k < r->nlevels; k++)
-		r->level[k].capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
+	for (size_t k = 0; k < r->nlevels; k++) {
+		struct gp_cp_level *lv = &r->level[k];
+		const double noise = r->sigma > r->sigma_fit ? r->sigma : r->sigma_fit;
+		lv->capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
+		lv->npoints = lv->last - lv->first + 1;
+		if (k + 1 < r->nlevels) {
+			const size_t n2 = r->level[k + 1].last - r->level[k + 1].first + 1;
+			lv->step_noise = fabs(log(r->level[k + 1].latency / lv->latency)) / noise;
+			lv->step_t = lv->step_noise / sqrt(1.0 / (double)lv->npoints + 1.0 / (double)n2);
+		}
+	}
 	rc = 0;
 done:
 	free(y);

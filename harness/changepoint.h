@@ -22,6 +22,11 @@ struct gp_cp_level {
 	double footprint_next;  /* first footprint after the plateau (0 for the last level) */
 	double capacity;        /* where the curve crosses the geometric mean of this level and the
 				 * next (log-log interpolation); 0 for the last level */
+	size_t npoints;         /* points on the plateau */
+	double step_noise;      /* the step to the next level, |ln(next / this)|, in units of the
+				 * noise (the larger of sigma and sigma_fit); 0 for the last level */
+	double step_t;          /* the same step over its standard error, noise x sqrt(1/n1 + 1/n2):
+				 * how surely the two plateaus differ; 0 for the last level */
 };
 
 struct gp_cp_result {
@@ -39,6 +44,15 @@ struct gp_cp_result {
 
 /* Relative noise floor: below this the timer's repeatability, not the curve, sets the noise. */
 #define GP_CP_SIGMA_FLOOR 0.005
+
+/* Evidence a boundary needs to be published: both plateaus of at least GP_CP_MIN_POINTS points,
+ * a step of at least GP_CP_MIN_T standard errors and at least GP_CP_MIN_NOISE times the
+ * point-to-point noise. A weaker one is reported as "none detected". */
+#define GP_CP_MIN_POINTS 3
+#define GP_CP_MIN_T 6.0
+#define GP_CP_MIN_NOISE 2.0
+/* Boundary k (between level k and k + 1) meets the evidence rule. */
+int gp_cp_supported(const struct gp_cp_result *r, size_t k);
 
 /* footprint[] strictly ascending, latency[] > 0, n >= 1 (at most 4096 points).
  * 0 on success, -1 on bad input or out of memory. */

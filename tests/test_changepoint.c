@@ -210,6 +210,41 @@ static void test_merge_ratio(void **state)
 	assert_true(r.level[1].latency - r.level[0].latency > 8 && r.level[1].latency - r.level[0].latency < 14);
 }
 
+/* Evidence: the H100's TLB step (282 -> 293 cycles over 8 and 11 points) stands far above its
+ * noise; a flat curve with a few percent of scatter, searched at the TLB merge ratio, may be cut
+ * into "levels", but none of their boundaries is supported. */
+static void test_evidence(void **state)
+{
+	static const double fp[] = { 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
+				     1536, 2048, 3072, 4096, 6144, 8192 };
+	static const double lat[] = { 279.1, 279.1, 278.1, 278.1, 281.6, 283.1, 283.0, 281.8, 282.6,
+				      285.2, 282.5, 288.0, 289.1, 290.9, 291.1, 292.1, 292.6, 293.2,
+				      293.1, 293.4, 293.4 };
+	double flat[GP_ARRAY_SIZE(fp)];
+	struct gp_cp_result r;
+	unsigned seed = 12345;
+
+	assert_int_equal(gp_changepoint_step(fp, lat, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 2);
+	assert_true(r.level[0].npoints >= 3 && r.level[1].npoints >= 3);
+	assert_true(r.level[0].step_t >= GP_CP_MIN_T);
+	assert_true(gp_cp_supported(&r, 0));
+	assert_false(gp_cp_supported(&r, 1)); /* the last level has no boundary */
+	assert_true(r.level[1].step_t == 0);
+
+	for (int trial = 0; trial < 50; trial++) {
+		for (size_t i = 0; i < GP_ARRAY_SIZE(fp); i++) {
+			seed = seed * 1103515245u + 12345u;
+			flat[i] = 278.0 * (1.0 + 0.03 * ((double)(seed >> 16 & 0x7fff) / 32767.0 - 0.5));
+		}
+		assert_int_equal(gp_changepoint_step(fp, flat, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+		for (size_t k = 0; k + 1 < r.nlevels; k++)
+			if (gp_cp_supported(&r, k))
+				fail_msg("trial %d: noise detected as a level boundary at %g (step %.2f noise, t %.1f)",
+					 trial, r.level[k].capacity, r.level[k].step_noise, r.level[k].step_t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_noisy_5_gradual), cmocka_unit_test(test_monotone_ramp),
 		cmocka_unit_test(test_single_level),   cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_real_h100_capacities), cmocka_unit_test(test_merge_ratio),
+		cmocka_unit_test(test_evidence),
 	};
 
 	return cmocka_run_group_tests_name("changepoint", tests, NULL, NULL);
