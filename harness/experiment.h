@@ -101,6 +101,14 @@ struct gp_run {
 	int reps, warmup;
 };
 
+/* Columns the harness adds after every experiment's own: the conditions each point ran under
+ * (NVML right after its repetitions: SM clock, board power, temperature, the clock-limiting
+ * reasons seen, and "conditions": steady, or why the point's clock is not to be taken as steady). */
+extern const char *const gp_condition_columns[];
+extern const size_t gp_ncondition_columns;
+/* A table for one experiment's rows: its own columns, then the condition columns. */
+struct gp_table *gp_exp_table(const struct gp_exp_impl *im);
+
 /* Measure one point (measure.c): the probe through the harness, or the experiment's measure(). */
 int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt,
 	       struct gp_table *t);

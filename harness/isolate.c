@@ -251,7 +251,7 @@ static void child_sweep(const struct gp_isolation *iso, const struct gp_sweep *s
 		_exit(rc);
 	}
 	for (size_t p = first; p < sw->npoints && !*iso->interrupted; p++) {
-		struct gp_table *t = gp_table_new(im->columns, im->ncolumns);
+		struct gp_table *t = gp_exp_table(im);
 		struct gp_point pt;
 		char desc[256];
 

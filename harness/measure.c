@@ -6,6 +6,7 @@
  * on every path. */
 #include "gp.h"
 #include "measure.h"
+#include "nvml.h"
 #include "stats.h"
 
 #include <math.h>
@@ -53,6 +54,7 @@ struct gp_meas_priv {
 	CUdeviceptr d_clock;
 	struct gp_clock_sample *clock; /* host copy */
 	double *mhz;                   /* per timed repetition */
+	struct gp_power before, after; /* NVML around the repetitions */
 	char status[512];
 	int na, failed;
 	int nomem; /* a bookkeeping table overflowed: internal error */
@@ -591,6 +593,37 @@ static int metric_cell(const struct gp_meas *m, const char *col, double *v)
 	return 0;
 }
 
+/* The conditions the point ran under (gp_condition_columns): NVML right after its repetitions,
+ * the limiting reasons seen before or after, and a flag where the clock moved or was held. */
+static int condition_cell(const struct gp_meas *m, const char *col, char *buf, size_t len)
+{
+	const struct gp_power *b = &m->priv->before, *a = &m->priv->after;
+	char r[160];
+
+	if (!strcmp(col, "nvml_sm_MHz"))
+		return gp_format_num(buf, len, a->valid ? a->sm_MHz : NAN), 1;
+	if (!strcmp(col, "power_W"))
+		return gp_format_num(buf, len, a->valid ? a->power_W : NAN), 1;
+	if (!strcmp(col, "temp_C"))
+		return gp_format_num(buf, len, a->valid ? a->temp_C : NAN), 1;
+	if (!strcmp(col, "throttle")) {
+		snprintf(buf, len, "%s", a->valid ? gp_nvml_reasons(a->reasons | (b->valid ? b->reasons : 0), r, sizeof r)
+						  : "n/a: no NVML");
+		return 1;
+	}
+	if (strcmp(col, "conditions"))
+		return 0;
+	if (!a->valid)
+		snprintf(buf, len, "n/a: no NVML");
+	else if (gp_nvml_limiting(a->reasons | (b->valid ? b->reasons : 0)))
+		snprintf(buf, len, "throttled: %s", gp_nvml_reasons(a->reasons | (b->valid ? b->reasons : 0), r, sizeof r));
+	else if (b->valid && fabs(a->sm_MHz - b->sm_MHz) > 0.02 * fmax(a->sm_MHz, b->sm_MHz))
+		snprintf(buf, len, "clock changed: %.0f -> %.0f MHz", b->sm_MHz, a->sm_MHz);
+	else
+		snprintf(buf, len, "steady");
+	return 1;
+}
+
 static int write_row(struct gp_meas *m, struct gp_table *t)
 {
 	struct gp_meas_priv *p = m->priv;
@@ -607,6 +640,8 @@ static int write_row(struct gp_meas *m, struct gp_table *t)
 			v = p->na || p->failed ? p->status : "ok";
 		else if (cl)
 			v = cl->v;
+		else if (condition_cell(m, col, num, sizeof num))
+			v = num;
 		else if (!p->na && metric_cell(m, col, &x))
 			v = gp_format_num(num, sizeof num, x);
 		else if (!strcmp(col, "spread") && m->probe->primary)
@@ -661,7 +696,10 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 	if (!rc && m.priv->nomem)
 		rc = GP_EFAIL;
 	if (!rc && !m.priv->na && !m.priv->failed) {
+		gp_nvml_open(m.dev->uuid, NULL, 0);
+		gp_nvml_sample(&m.priv->before);
 		rc = repetitions(&m);
+		gp_nvml_sample(&m.priv->after);
 		if (!rc && m.priv->nomem)
 			rc = GP_EFAIL;
 	}

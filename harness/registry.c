@@ -3,6 +3,7 @@
 #include "gp.h"
 #include "experiment.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define GP_EXPERIMENT(n, id, paper, summary) extern const struct gp_exp_impl n##_impl;
@@ -39,4 +40,23 @@ int gp_status_na(const char *status)
 int gp_status_rc(const char *status)
 {
 	return !strcmp(status, "ok") || gp_status_na(status) ? 0 : GP_EVALID;
+}
+
+const char *const gp_condition_columns[] = { "nvml_sm_MHz", "power_W", "temp_C", "throttle", "conditions" };
+const size_t gp_ncondition_columns = GP_ARRAY_SIZE(gp_condition_columns);
+
+struct gp_table *gp_exp_table(const struct gp_exp_impl *im)
+{
+	const char **cols = malloc((im->ncolumns + gp_ncondition_columns) * sizeof *cols);
+	struct gp_table *t;
+
+	if (!cols)
+		return NULL;
+	for (size_t i = 0; i < im->ncolumns; i++)
+		cols[i] = im->columns[i];
+	for (size_t i = 0; i < gp_ncondition_columns; i++)
+		cols[im->ncolumns + i] = gp_condition_columns[i];
+	t = gp_table_new(cols, im->ncolumns + gp_ncondition_columns);
+	free(cols);
+	return t;
 }

@@ -331,7 +331,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 		char path[PATH_MAX];
 
 		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
-		tables[i] = gp_table_new(e->impl->columns, e->impl->ncolumns);
+		tables[i] = gp_exp_table(e->impl);
 		if (!tables[i]) {
 			gp_sweep_free(&sw);
 			rc = GP_EFAIL;

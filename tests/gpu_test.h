@@ -82,7 +82,7 @@ static __attribute__((unused)) struct gp_table *measure(const char *name, const 
 			if (!strcmp(e->impl->params[k].name, settings[i]))
 				item.values[k] = (char *)settings[i + 1];
 	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
-	t = gp_table_new(e->impl->columns, e->impl->ncolumns);
+	t = gp_exp_table(e->impl);
 	assert_non_null(t);
 	for (size_t p = 0; p < sw.npoints; p++) {
 		struct gp_point pt;
