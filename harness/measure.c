@@ -297,6 +297,11 @@ CUdeviceptr *gp_meas_clock(struct gp_meas *m)
 	return &p->d_clock;
 }
 
+const struct gp_clock_sample *gp_meas_clock_sample(const struct gp_meas *m)
+{
+	return m->priv->clock;
+}
+
 /* ------------------------------------------------------------------ values */
 
 static struct metric *find_metric(const struct gp_meas *m, const char *name)
@@ -481,6 +486,7 @@ static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 	GP_CU(cuCtxSynchronize());
 	if ((rc = read_back(m, m->rep == m->reps - 1)))
 		return rc;
+	m->rep_ms = ms;
 	if (m->probe->runner == GP_RUN_EVENT)
 		gp_sample(m, "time_ms", ms);
 	sample_clock(m);

@@ -76,6 +76,7 @@ struct gp_meas {
 	int rep;  /* the repetition in hand: -warmup … -1 are warm-up */
 	int reps; /* timed repetitions */
 	int batch; /* GP_RUN_BATCH: launches per batch that were timed */
+	double rep_ms; /* GP_RUN_EVENT: this repetition's event time (for sample()) */
 	/* The launch setup() declares (GP_RUN_SYNC/EVENT without a launch hook). */
 	CUfunction fn;
 	unsigned grid, block, smem;
@@ -112,6 +113,8 @@ void *gp_meas_host(struct gp_meas *m, size_t bytes);
 /* The clock-sample buffer the kernel writes (probes/probe.cuh); asking for it makes clock_MHz a
  * measured column and a sample too short to trust a failed row. */
 CUdeviceptr *gp_meas_clock(struct gp_meas *m);
+/* This repetition's clock sample as the kernel wrote it (for sample()); NULL without one. */
+const struct gp_clock_sample *gp_meas_clock_sample(const struct gp_meas *m);
 
 /* ---- values */
 /* One repetition's value of a metric (dropped during warm-up). */

@@ -1,0 +1,43 @@
+/* clockcheck_report.c — selftest_clock's section: the probes' clock beside the event-based one. */
+#include "gp.h"
+#include "analysis.h"
+
+#include <math.h>
+
+static void clock_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const cols[] = { "load", "window_us", "clock_MHz", "event_clock_MHz",
+					    "globaltimer_per_event", "globaltimer_tick_ns", "max_clock_MHz", "status" };
+
+	fprintf(md, "The SM clock as every probe measures it (clock64 over %%globaltimer) and the same cycles "
+		    "over the CUDA-event time of the launch (which includes a few microseconds of launch). "
+		    "`globaltimer_per_event` below 1 means the global timer runs slow against the events, "
+		    "which makes every clock_MHz read high.\n\n");
+	gp_md_head(md, cols, GP_ARRAY_SIZE(cols));
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
+			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* The global timer's rate against the events over the longest idle window: the factor by which
+ * a probe's clock_MHz would be off. */
+static void clock_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	double best_w = 0, ratio = NAN;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double w = gp_table_num(t, r, "window_us");
+		if (gp_table_row_ok(t, r) && w > best_w && !isnan(gp_table_num(t, r, "globaltimer_per_event"))) {
+			best_w = w;
+			ratio = gp_table_num(t, r, "globaltimer_per_event");
+		}
+	}
+	if (!isnan(ratio))
+		gp_profile_add(prof, "globaltimer_per_event", ratio, "ratio",
+			       "%globaltimer delta over CUDA-event time, longest window", "selftest_clock");
+}
+
+GP_ANALYSIS(selftest_clock, clock_derive, clock_report);
