@@ -99,6 +99,11 @@ struct gp_device;
 struct gp_run {
 	struct gp_device *dev;
 	int reps, warmup;
+	/* Repetitions that stop on noise: with reps_max > reps, a point goes on after `reps` while
+	 * its primary metric's relative standard deviation is above target_rsd, up to reps_max
+	 * repetitions or max_point_s seconds; the row's reps_stop says which ended it. */
+	int reps_max;
+	double target_rsd, max_point_s;
 };
 
 /* Columns the harness adds after every experiment's own: the conditions each point ran under

@@ -5,6 +5,7 @@
  * row -> clean-up. Everything a probe asks for (buffers, modules, host memory) is released here,
  * on every path. */
 #include "gp.h"
+#include "isolate.h" /* gp_now */
 #include "measure.h"
 #include "nvml.h"
 #include "stats.h"
@@ -55,6 +56,7 @@ struct gp_meas_priv {
 	struct gp_clock_sample *clock; /* host copy */
 	double *mhz;                   /* per timed repetition */
 	struct gp_power before, after; /* NVML around the repetitions */
+	char stop[96];                 /* why the repetitions stopped */
 	char status[512];
 	int na, failed;
 	int nomem; /* a bookkeeping table overflowed: internal error */
@@ -317,17 +319,17 @@ void gp_sample(struct gp_meas *m, const char *metric, double v)
 	struct gp_meas_priv *p = m->priv;
 	struct metric *x;
 
-	if (m->rep < 0 || m->rep >= m->reps)
+	if (m->rep < 0 || m->rep >= m->cap)
 		return;
 	if (!(x = find_metric(m, metric))) {
-		if (p->nmetrics == MAX_METRICS || !(p->metrics[p->nmetrics].v = calloc((size_t)m->reps, sizeof(double)))) {
+		if (p->nmetrics == MAX_METRICS || !(p->metrics[p->nmetrics].v = calloc((size_t)m->cap, sizeof(double)))) {
 			p->nomem = 1;
 			return;
 		}
 		x = &p->metrics[p->nmetrics++];
 		x->name = metric;
 	}
-	if (x->n < (size_t)m->reps)
+	if (x->n < (size_t)m->cap)
 		x->v[x->n++] = v;
 }
 
@@ -460,11 +462,6 @@ error:
 	return GP_ECUDA;
 }
 
-static int launch_cb(void *ctx)
-{
-	return launch_once(ctx);
-}
-
 /* One repetition (or, for GP_RUN_BATCH, the whole timed loop: gp_time_batches owns it). */
 static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 {
@@ -484,7 +481,7 @@ static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 	}
 	/* Surfaces a fault inside the kernel (the sticky error) next to its launch. */
 	GP_CU(cuCtxSynchronize());
-	if ((rc = read_back(m, m->rep == m->reps - 1)))
+	if ((rc = read_back(m, 0)))
 		return rc;
 	m->rep_ms = ms;
 	if (m->probe->runner == GP_RUN_EVENT)
@@ -497,37 +494,108 @@ error:
 	return GP_ECUDA;
 }
 
+/* After the minimum, go on while the primary metric's relative standard deviation is above the
+ * target, up to the maximum count or time (nvbench's rule). A fixed count when no maximum is set. */
+static int enough(struct gp_meas *m, double t0)
+{
+	const struct gp_run *run = m->run;
+	struct gp_meas_priv *p = m->priv;
+	const struct metric *x = m->probe->primary ? find_metric(m, m->probe->primary) : NULL;
+	struct gp_stats st;
+	double rsd;
+
+	if (m->rep < run->reps)
+		return 0;
+	if (run->reps_max <= run->reps) {
+		snprintf(p->stop, sizeof p->stop, "fixed count");
+		return 1;
+	}
+	if (!x || !x->n || gp_stats(x->v, x->n, &st) || !(st.mean != 0)) {
+		snprintf(p->stop, sizeof p->stop, "fixed count (no primary metric)");
+		return 1;
+	}
+	rsd = st.stddev / fabs(st.mean);
+	if (rsd <= run->target_rsd)
+		snprintf(p->stop, sizeof p->stop, "steady: rsd %.2g%% <= %.2g%%", 100 * rsd, 100 * run->target_rsd);
+	else if (m->rep >= run->reps_max)
+		snprintf(p->stop, sizeof p->stop, "noisy: rsd %.2g%% after the most repetitions", 100 * rsd);
+	else if (gp_now() - t0 > run->max_point_s)
+		snprintf(p->stop, sizeof p->stop, "noisy: rsd %.2g%% at the time limit", 100 * rsd);
+	else
+		return 0;
+	return 1;
+}
+
+/* GP_RUN_BATCH: one timed launch sizes a batch lasting about batch_ms; each repetition is then
+ * a batch between two events, its time divided by the launches in it. */
+static int size_batch(struct gp_meas *m, CUevent e0, CUevent e1)
+{
+	const struct gp_probe *pr = m->probe;
+	const double batch_ms = pr->batch_ms > 0 ? pr->batch_ms : 20;
+	const int max_batch = pr->max_batch > 0 ? pr->max_batch : 1000;
+	float one;
+	int rc;
+
+	if ((rc = poison(m)) || (pr->before && (rc = pr->before(m))))
+		return rc;
+	GP_CU(cuEventRecord(e0, NULL));
+	if ((rc = launch_once(m)))
+		return rc;
+	GP_CU(cuEventRecord(e1, NULL));
+	GP_CU(cuEventSynchronize(e1));
+	GP_CU(cuEventElapsedTime(&one, e0, e1));
+	m->batch = one > 0 ? (int)ceil(batch_ms / one) : max_batch;
+	m->batch = m->batch < 1 ? 1 : m->batch > max_batch ? max_batch : m->batch;
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+static int batch_rep(struct gp_meas *m, CUevent e0, CUevent e1)
+{
+	float ms;
+	int rc;
+
+	GP_CU(cuEventRecord(e0, NULL));
+	for (int b = 0; b < m->batch; b++)
+		if ((rc = launch_once(m)))
+			return rc;
+	GP_CU(cuEventRecord(e1, NULL));
+	GP_CU(cuEventSynchronize(e1));
+	GP_CU(cuEventElapsedTime(&ms, e0, e1));
+	m->rep_ms = ms / m->batch;
+	gp_sample(m, "time_ms", m->rep_ms);
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
 static int repetitions(struct gp_meas *m)
 {
+	const int batch = m->probe->runner == GP_RUN_BATCH;
+	const double t0 = gp_now();
 	CUevent e0 = NULL, e1 = NULL;
 	int rc = GP_ECUDA;
 
-	if (m->probe->runner == GP_RUN_BATCH) {
-		double *ms = gp_meas_host(m, (size_t)m->reps * sizeof *ms);
-		struct gp_stats st;
-		const struct gp_probe *pr = m->probe;
-		if (!ms)
-			return GP_EFAIL;
-		if ((rc = poison(m)) || (pr->before && (rc = pr->before(m))) ||
-		    (rc = gp_time_batches_v(launch_cb, m, m->run->warmup, m->reps, pr->batch_ms > 0 ? pr->batch_ms : 20,
-					    pr->max_batch > 0 ? pr->max_batch : 1000, &m->batch, &st, ms)) ||
-		    (rc = read_back(m, 1)))
-			return rc;
-		for (m->rep = 0; m->rep < m->reps; m->rep++)
-			gp_sample(m, "time_ms", ms[m->rep]);
-		m->rep = m->reps - 1;
-		sample_clock(m);
-		if (pr->sample)
-			pr->sample(m);
-		return 0;
-	}
-	if (m->probe->runner == GP_RUN_EVENT) {
+	if (m->probe->runner != GP_RUN_SYNC) {
 		GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
 		GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
 	}
-	for (m->rep = -m->run->warmup; m->rep < m->reps; m->rep++)
-		if ((rc = one_rep(m, e0, e1)))
+	if (batch && (rc = size_batch(m, e0, e1)))
+		goto out;
+	for (m->rep = -m->run->warmup; !enough(m, t0); m->rep++)
+		if ((rc = batch ? batch_rep(m, e0, e1) : one_rep(m, e0, e1)))
 			goto out;
+	m->reps = m->rep;
+	GP_CU(cuCtxSynchronize());
+	if ((rc = read_back(m, 1)))
+		goto out;
+	if (batch) {
+		m->rep = m->reps - 1;
+		sample_clock(m);
+		if (m->probe->sample)
+			m->probe->sample(m);
+	}
 	rc = 0;
 	goto out;
 error:
@@ -617,6 +685,10 @@ static int condition_cell(const struct gp_meas *m, const char *col, char *buf, s
 						  : "n/a: no NVML");
 		return 1;
 	}
+	if (!strcmp(col, "reps_stop")) {
+		snprintf(buf, len, "%s", m->priv->stop);
+		return 1;
+	}
 	if (strcmp(col, "conditions"))
 		return 0;
 	if (!a->valid)
@@ -689,7 +761,8 @@ static void release(struct gp_meas *m)
 int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt, struct gp_table *t)
 {
 	const struct gp_probe *pr = im->probe;
-	struct gp_meas m = { .run = run, .dev = run->dev, .pt = pt, .probe = pr, .reps = run->reps };
+	struct gp_meas m = { .run = run, .dev = run->dev, .pt = pt, .probe = pr, .reps = run->reps,
+			     .cap = run->reps_max > run->reps ? run->reps_max : run->reps };
 	int rc;
 
 	if (!pr)

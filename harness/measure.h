@@ -74,7 +74,8 @@ struct gp_meas {
 	const struct gp_probe *probe;
 	void *ctx;
 	int rep;  /* the repetition in hand: -warmup … -1 are warm-up */
-	int reps; /* timed repetitions */
+	int reps; /* timed repetitions: the minimum, then (after them) how many ran */
+	int cap;  /* the most repetitions this point may take */
 	int batch; /* GP_RUN_BATCH: launches per batch that were timed */
 	double rep_ms; /* GP_RUN_EVENT: this repetition's event time (for sample()) */
 	/* The launch setup() declares (GP_RUN_SYNC/EVENT without a launch hook). */

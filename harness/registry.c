@@ -42,7 +42,8 @@ int gp_status_rc(const char *status)
 	return !strcmp(status, "ok") || gp_status_na(status) ? 0 : GP_EVALID;
 }
 
-const char *const gp_condition_columns[] = { "nvml_sm_MHz", "power_W", "temp_C", "throttle", "conditions" };
+const char *const gp_condition_columns[] = { "nvml_sm_MHz", "power_W", "temp_C", "throttle", "conditions",
+						     "reps_stop" };
 const size_t gp_ncondition_columns = GP_ARRAY_SIZE(gp_condition_columns);
 
 struct gp_table *gp_exp_table(const struct gp_exp_impl *im)
