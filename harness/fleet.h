@@ -1,0 +1,18 @@
+/* fleet.h — many runs key by key, outlier GPUs by a robust rule (fleet.c). */
+#ifndef GP_FLEET_H
+#define GP_FLEET_H
+
+#include <stddef.h>
+
+#define GP_FLEET_MAX_RUNS 256
+#define GP_FLEET_MADS 3.5   /* robust standard deviations from the median */
+#define GP_FLEET_FLOOR 0.03 /* and at least this far, relative, to count */
+
+/* Median and median absolute deviation of x[0..n-1]; -1 for n == 0 or no memory. */
+int gp_fleet_stats(const double *x, size_t n, double *median, double *mad);
+/* x is an outlier of a fleet of n with this median and MAD (n >= 3, both rules). */
+int gp_fleet_outlier(double x, double median, double mad, size_t n);
+/* `gpuprobe fleet [--md FILE] RUN...`: tidy CSV on stdout, outliers on stderr. */
+int gp_cmd_fleet(int nruns, char **dirs, const char *md_path);
+
+#endif
