@@ -47,7 +47,7 @@ static int metric_cell(const struct gp_meas *m, const char *col, double *v)
 
 /* The conditions the point ran under (gp_condition_columns): NVML right after its repetitions,
  * the limiting reasons seen before or after, and a flag where the clock moved or was held. */
-static int condition_cell(const struct gp_meas *m, const char *col, char *buf, size_t len)
+int gp_meas_condition_cell(const struct gp_meas *m, const char *col, char *buf, size_t len)
 {
 	const struct gp_power *b = &m->priv->before, *a = &m->priv->after;
 	char r[160];
@@ -96,7 +96,7 @@ int gp_meas_write_row(struct gp_meas *m, struct gp_table *t)
 			v = p->na || p->failed ? p->status : "ok";
 		else if (cl)
 			v = cl->v;
-		else if (condition_cell(m, col, num, sizeof num))
+		else if (gp_meas_condition_cell(m, col, num, sizeof num))
 			v = num;
 		else if (!p->na && metric_cell(m, col, &x))
 			v = gp_format_num(num, sizeof num, x);

@@ -60,5 +60,7 @@ void gp_meas_summarise(struct gp_meas *m);
 int gp_meas_repetitions(struct gp_meas *m);
 double gp_meas_clock_after(struct gp_device *dev);
 int gp_meas_write_row(struct gp_meas *m, struct gp_table *t);
+/* A condition column's cell (gp_condition_columns) into buf: 1, or 0 if col is not one. */
+int gp_meas_condition_cell(const struct gp_meas *m, const char *col, char *buf, size_t len);
 
 #endif
