@@ -250,6 +250,11 @@ const struct gp_clock_sample *gp_meas_clock_sample(const struct gp_meas *m)
 	return m->priv->clock;
 }
 
+void gp_meas_spin_clock(struct gp_meas *m)
+{
+	m->priv->spin_clock = 1;
+}
+
 /* ------------------------------------------------------------------ values */
 
 struct metric *gp_meas_find_metric(const struct gp_meas *m, const char *name)

@@ -309,7 +309,7 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 	}
 	if (!rc) {
 		gp_meas_summarise(&m);
-		if (m.priv->clock && !(gp_meas_mhz(&m) > 0)) {
+		if ((m.priv->clock || m.priv->spin_clock) && !(gp_meas_mhz(&m) > 0)) {
 			const double mhz = gp_meas_clock_after(m.dev);
 			m.rep = 0;
 			if (mhz > 0)
@@ -318,7 +318,7 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 		}
 		if (pr->finish && !m.priv->na)
 			pr->finish(&m);
-		if (m.priv->clock && !m.priv->na && !(gp_meas_mhz(&m) > 0))
+		if ((m.priv->clock || m.priv->spin_clock) && !m.priv->na && !(gp_meas_mhz(&m) > 0))
 			gp_meas_fail(&m, "clock sample too short to measure the SM clock");
 		rc = m.priv->nomem ? GP_EFAIL : gp_meas_write_row(&m, t);
 		if (!rc)

@@ -116,6 +116,10 @@ void *gp_meas_host(struct gp_meas *m, size_t bytes);
 CUdeviceptr *gp_meas_clock(struct gp_meas *m);
 /* This repetition's clock sample as the kernel wrote it (for sample()); NULL without one. */
 const struct gp_clock_sample *gp_meas_clock_sample(const struct gp_meas *m);
+/* For work that writes no clock sample (a copy, a library call): clock_MHz is the clock of the
+ * harness's spin kernel run right after the repetitions, as for a point whose own samples were
+ * all too short, and a spin too short to measure fails the row the same way. */
+void gp_meas_spin_clock(struct gp_meas *m);
 
 /* ---- values */
 /* One repetition's value of a metric (dropped during warm-up). */

@@ -47,6 +47,7 @@ struct gp_meas_priv {
 	CUdeviceptr d_clock;
 	struct gp_clock_sample *clock; /* host copy */
 	double *mhz;                   /* per timed repetition */
+	int spin_clock;                /* gp_meas_spin_clock: no own sample, the spin's clock */
 	struct gp_power before, after; /* NVML around the repetitions */
 	char stop[96];                 /* why the repetitions stopped */
 	char status[512];

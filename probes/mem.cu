@@ -9,27 +9,21 @@
  * does not wait for loads in flight; the timed chains are long enough (>= 64k loads) that the
  * last load's latency is noise, and the per-access variant stores each result before reading
  * the clock again. */
+#include "mem_shape.h"
 #include "probe.cuh"
 
 typedef unsigned long long u64;
 
 /* ------------------------------------------------------------------ chain layout */
 
-/* Slot i sits at i * spacing (+ a skew of (i * 4224) mod spacing, line-aligned, for page-sized
- * spacings so the slots do not all fall into the same cache set) and holds the address of
- * slot next[i]. 64-bit arithmetic throughout: footprints reach several GB. */
-__device__ __forceinline__ u64 slot_offset(u64 i, u64 spacing, int skew)
-{
-	return i * spacing + (skew ? ((i * 4224ull) % spacing) & ~127ull : 0ull);
-}
-
+/* Slot i holds the address of slot next[i]; where a slot sits is mem_slot_offset (mem_shape.h). */
 extern "C" __global__ void mem_chain_scatter(char *base, const unsigned *next, long long n,
 					     long long spacing, int skew)
 {
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
 	     i += (long long)gridDim.x * blockDim.x)
-		*(u64 *)(base + slot_offset((u64)i, (u64)spacing, skew)) =
-			(u64)(base + slot_offset(next[i], (u64)spacing, skew));
+		*(u64 *)(base + mem_slot_offset((u64)i, (u64)spacing, skew)) =
+			(u64)(base + mem_slot_offset(next[i], (u64)spacing, skew));
 }
 
 /* ------------------------------------------------------------------ pointer chase */
@@ -72,7 +66,6 @@ CHASE_KERNEL(lat_chase_nc, LD_NC)
 /* Per-access variant: each load's own latency. The result is stored to shared memory before
  * the second clock read: the store cannot issue until the load has returned. The same
  * sequence without the load, run first, is the overhead the host subtracts. */
-#define EACH_MAX 4096
 #define EACH_KERNEL(NAME, LD)                                                                      \
 	extern "C" __global__ void NAME(u64 start, long long warm, int nrec, u64 *out,                 \
 					unsigned *lat, unsigned *ovh, gp_clock_sample *cs)             \
@@ -116,43 +109,24 @@ EACH_KERNEL(lat_each_nc, LD_NC)
 /* ------------------------------------------------------------------ load widths and paths */
 
 /* One load of W bits through path P, returning the words summed (u32, wrapping). */
-#define LDV(NAME, PTX, ...)                                                                        \
+#define LDV(NAME, PTX, SUM, ...)                                                                   \
 	__device__ __forceinline__ unsigned NAME(const void *a)                                    \
 	{                                                                                          \
 		unsigned x, y, z, w;                                                               \
 		(void)x; (void)y; (void)z; (void)w;                                                \
 		asm volatile(PTX : __VA_ARGS__ : "l"(a) : "memory");                               \
-		return LDV_SUM_##NAME;                                                             \
+		return SUM;                                                                        \
 	}
 
-#define LDV_SUM_ld32_default x
-#define LDV_SUM_ld32_nc x
-#define LDV_SUM_ld32_cg x
-#define LDV_SUM_ld32_cs x
-#define LDV_SUM_ld64_default x + y
-#define LDV_SUM_ld64_nc x + y
-#define LDV_SUM_ld64_cg x + y
-#define LDV_SUM_ld64_cs x + y
-#define LDV_SUM_ld128_default x + y + z + w
-#define LDV_SUM_ld128_nc x + y + z + w
-#define LDV_SUM_ld128_cg x + y + z + w
-#define LDV_SUM_ld128_cs x + y + z + w
-
-#define O1 "=r"(x)
-#define O2 "=r"(x), "=r"(y)
-#define O4 "=r"(x), "=r"(y), "=r"(z), "=r"(w)
-LDV(ld32_default, "ld.global.u32 %0, [%1];", O1)
-LDV(ld32_nc, "ld.global.nc.u32 %0, [%1];", O1)
-LDV(ld32_cg, "ld.global.cg.u32 %0, [%1];", O1)
-LDV(ld32_cs, "ld.global.cs.u32 %0, [%1];", O1)
-LDV(ld64_default, "ld.global.v2.u32 {%0, %1}, [%2];", O2)
-LDV(ld64_nc, "ld.global.nc.v2.u32 {%0, %1}, [%2];", O2)
-LDV(ld64_cg, "ld.global.cg.v2.u32 {%0, %1}, [%2];", O2)
-LDV(ld64_cs, "ld.global.cs.v2.u32 {%0, %1}, [%2];", O2)
-LDV(ld128_default, "ld.global.v4.u32 {%0, %1, %2, %3}, [%4];", O4)
-LDV(ld128_nc, "ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];", O4)
-LDV(ld128_cg, "ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];", O4)
-LDV(ld128_cs, "ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];", O4)
+/* ld<W>_<path> for every path of mem_shape.h's list: "ld.global" Q ".u32 ..." is the PTX string
+ * with the path's qualifier Q ("" for the default path). */
+#define LDV_W32(W, P, Q) LDV(ld32_##P, "ld.global" Q ".u32 %0, [%1];", x, "=r"(x))
+#define LDV_W64(W, P, Q) LDV(ld64_##P, "ld.global" Q ".v2.u32 {%0, %1}, [%2];", x + y, "=r"(x), "=r"(y))
+#define LDV_W128(W, P, Q)                                                                          \
+	LDV(ld128_##P, "ld.global" Q ".v4.u32 {%0, %1, %2, %3}, [%4];", x + y + z + w, "=r"(x), "=r"(y), \
+	    "=r"(z), "=r"(w))
+#define LDV_WIDTH(W) MEM_LDG_PATHS(LDV_W##W, W)
+MEM_LDG_WIDTHS(LDV_WIDTH)
 
 /* Seed 001's pattern, generalised: per trip each thread loads ILP elements of W/8 bytes at a
  * stride of the whole grid (T threads), so a warp's loads are contiguous and ILP loads per
@@ -179,25 +153,16 @@ LDV(ld128_cs, "ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];", O4)
 		out[tid] = acc;                                                                    \
 	}
 
-#define BWG_ILPS(LD, BYTES) BWG_KERNEL(LD, BYTES, 1) BWG_KERNEL(LD, BYTES, 2) BWG_KERNEL(LD, BYTES, 4) \
-	BWG_KERNEL(LD, BYTES, 8)
-BWG_ILPS(ld32_default, 4)
-BWG_ILPS(ld32_nc, 4)
-BWG_ILPS(ld32_cg, 4)
-BWG_ILPS(ld32_cs, 4)
-BWG_ILPS(ld64_default, 8)
-BWG_ILPS(ld64_nc, 8)
-BWG_ILPS(ld64_cg, 8)
-BWG_ILPS(ld64_cs, 8)
-BWG_ILPS(ld128_default, 16)
-BWG_ILPS(ld128_nc, 16)
-BWG_ILPS(ld128_cg, 16)
-BWG_ILPS(ld128_cs, 16)
+/* bwg_ld<W>_<path>_<ilp>: every width, path and ILP of mem_shape.h's lists. */
+#define BWG_ILP(W, P, ILP) BWG_KERNEL(ld##W##_##P, (W) / 8, ILP)
+#define BWG_PATH(W, P, Q) MEM_LDG_ILPS(BWG_ILP, W, P)
+#define BWG_WIDTH(W) MEM_LDG_PATHS(BWG_PATH, W)
+MEM_LDG_WIDTHS(BWG_WIDTH)
 
 /* ------------------------------------------------------------------ coalescing and padding */
 
 /* Strided floats: global thread g reads element (k * T + g) * stride + offset for k < iters.
- * 4 loads in flight. */
+ * COAL_UNROLL loads in flight. */
 extern "C" __global__ void coal_stride(const unsigned *buf, long long stride, long long offset, int iters,
 				       unsigned *out, gp_clock_sample *cs)
 {
@@ -209,13 +174,13 @@ extern "C" __global__ void coal_stride(const unsigned *buf, long long stride, lo
 		cs->ns0 = gp_ns();
 		cs->clk0 = gp_clock();
 	}
-	for (int k = 0; k + 4 <= iters; k += 4) {
-		unsigned v[4];
+	for (int k = 0; k + COAL_UNROLL <= iters; k += COAL_UNROLL) {
+		unsigned v[COAL_UNROLL];
 #pragma unroll
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < COAL_UNROLL; j++)
 			v[j] = ld32_default(buf + ((k + j) * T + g) * stride + offset);
 #pragma unroll
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < COAL_UNROLL; j++)
 			acc += v[j];
 	}
 	gp_clock_end_grid(cs);
@@ -224,7 +189,8 @@ extern "C" __global__ void coal_stride(const unsigned *buf, long long stride, lo
 
 /* GEMM-like column walk of a column-major rows x cols matrix with leading dimension lda: warp w
  * reads whole columns w, w + W, ...; lane l reads rows l, l + 32, ... (a warp request = 32
- * consecutive floats of one column, starting at column * lda + 32 r). 4 requests in flight. */
+ * consecutive floats of one column, starting at column * lda + 32 r). COAL_UNROLL requests in
+ * flight. */
 extern "C" __global__ void coal_lda(const unsigned *a, long long rows, long long cols, long long lda, int cg,
 				    unsigned *out, gp_clock_sample *cs)
 {
@@ -239,19 +205,19 @@ extern "C" __global__ void coal_lda(const unsigned *a, long long rows, long long
 	}
 	for (long long c = w; c < cols; c += W) {
 		const unsigned *col = a + c * lda + lane;
-		for (long long r = 0; r + 128 <= rows; r += 128) {
-			unsigned v[4];
+		for (long long r = 0; r + COAL_UNROLL * 32 <= rows; r += COAL_UNROLL * 32) {
+			unsigned v[COAL_UNROLL];
 			if (cg) {
 #pragma unroll
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < COAL_UNROLL; j++)
 					v[j] = ld32_cg(col + r + 32 * j);
 			} else {
 #pragma unroll
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < COAL_UNROLL; j++)
 					v[j] = ld32_default(col + r + 32 * j);
 			}
 #pragma unroll
-			for (int j = 0; j < 4; j++)
+			for (int j = 0; j < COAL_UNROLL; j++)
 				acc += v[j];
 		}
 	}
@@ -261,8 +227,10 @@ extern "C" __global__ void coal_lda(const unsigned *a, long long rows, long long
 
 /* ------------------------------------------------------------------ L2 / HBM bandwidth */
 
-/* 16-byte vectors, grid-stride, 4 in flight per thread. read: sum (checked); write: a pattern;
- * copy: dst = src. cg selects ld.global.cg for the L2 read (each thread rereads its own
+static_assert(sizeof(uint4) == HBM_VEC_BYTES, "the host counts bytes in HBM_VEC_BYTES units");
+
+/* 16-byte vectors, grid-stride, HBM_UNROLL in flight per thread. read: sum (checked); write: a
+ * pattern; copy: dst = src. cg selects ld.global.cg for the L2 read (each thread rereads its own
  * addresses every pass, which L1 would otherwise serve). n16 = buffer size in 16-byte units. */
 extern "C" __global__ void hbm_read(const uint4 *src, long long n16, int passes, int cg, unsigned *out,
 				    gp_clock_sample *cs)
@@ -277,19 +245,19 @@ extern "C" __global__ void hbm_read(const uint4 *src, long long n16, int passes,
 	}
 	for (int p = 0; p < passes; p++) {
 		long long i = g;
-		for (; i + 3 * T < n16; i += 4 * T) {
-			unsigned v[4];
+		for (; i + (HBM_UNROLL - 1) * T < n16; i += HBM_UNROLL * T) {
+			unsigned v[HBM_UNROLL];
 			if (cg) {
 #pragma unroll
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < HBM_UNROLL; j++)
 					v[j] = ld128_cg(src + i + j * T);
 			} else {
 #pragma unroll
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < HBM_UNROLL; j++)
 					v[j] = ld128_default(src + i + j * T);
 			}
 #pragma unroll
-			for (int j = 0; j < 4; j++)
+			for (int j = 0; j < HBM_UNROLL; j++)
 				acc += v[j];
 		}
 		for (; i < n16; i += T)
@@ -324,16 +292,16 @@ extern "C" __global__ void hbm_copy(uint4 *dst, const uint4 *src, long long n16,
 		cs->ns0 = gp_ns();
 		cs->clk0 = gp_clock();
 	}
-	for (; i + 3 * T < n16; i += 4 * T) {
-		uint4 v[4];
+	for (; i + (HBM_UNROLL - 1) * T < n16; i += HBM_UNROLL * T) {
+		uint4 v[HBM_UNROLL];
 #pragma unroll
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < HBM_UNROLL; j++)
 			asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
 				     : "=r"(v[j].x), "=r"(v[j].y), "=r"(v[j].z), "=r"(v[j].w)
 				     : "l"(src + i + j * T)
 				     : "memory");
 #pragma unroll
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < HBM_UNROLL; j++)
 			asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + i + j * T),
 				     "r"(v[j].x), "r"(v[j].y), "r"(v[j].z), "r"(v[j].w)
 				     : "memory");

@@ -3,76 +3,20 @@
 #include "mem_common.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
-int mem_ok(const char *status)
+void mem_chase_sample(struct gp_meas *m, const unsigned long long *out, long long steps)
 {
-	return !strcmp(status, "ok");
+	gp_sample(m, "cycles_per_load", ((double)out[1] - (double)out[2]) / (double)steps);
+	gp_sample(m, "timer_overhead_cycles", (double)out[2]);
 }
 
-void mem_fail(char *status, size_t len, const char *fmt, ...)
+void mem_chase_finish(struct gp_meas *m, double floor_cycles)
 {
-	va_list ap;
+	const double cyc = gp_meas_stat(m, "cycles_per_load", GP_MEDIAN);
 
-	if (!mem_ok(status))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(status, len, fmt, ap);
-	va_end(ap);
-}
-
-int mem_alloc(CUdeviceptr *p, size_t bytes, char *status, size_t len)
-{
-	size_t free_b = 0, total_b = 0;
-	CUresult r;
-
-	*p = 0;
-	if (gp_cu.cuMemGetInfo(&free_b, &total_b) == CUDA_SUCCESS) {
-		if (bytes > total_b) {
-			mem_fail(status, len, "refused: %zu bytes exceed the device's %zu bytes of memory", bytes,
-				 total_b);
-			return GP_EVALID;
-		}
-		if (bytes > free_b) {
-			mem_fail(status, len, "refused: %zu bytes exceed the %zu bytes free on the device", bytes,
-				 free_b);
-			return GP_EVALID;
-		}
-	}
-	r = gp_cu.cuMemAlloc(p, bytes);
-	if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-		*p = 0;
-		mem_fail(status, len, "allocation of %zu bytes failed: out of device memory", bytes);
-		return GP_EVALID;
-	}
-	if (r != CUDA_SUCCESS) {
-		*p = 0;
-		gp_err("cuMemAlloc(%zu bytes) failed: %s", bytes, gp_cu_strerror(r));
-		return GP_ECUDA;
-	}
-	return 0;
-}
-
-double mem_clock(struct gp_run *run, const struct gp_clock_sample *cs)
-{
-	const double own = cs ? gp_clock_mhz(cs) : 0;
-	struct gp_clock_sample s;
-	CUdeviceptr d_cs = 0;
-	CUfunction fn;
-	long long ns = 2000000;
-	double mhz = 0;
-	void *args[] = { &ns, &d_cs };
-
-	if (own > 0)
-		return own;
-	if (gp_kernel(run->dev, gp_image_probes_smem, "mem_clock_spin", &fn) || gp_alloc(&d_cs, sizeof s))
-		return 0;
-	if (!gp_launch(fn, 1, 32, 0, args, NULL) && !gp_download(&s, d_cs, sizeof s))
-		mhz = gp_clock_mhz(&s);
-	gp_free(d_cs);
-	return mhz;
+	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
+	gp_meas_floor(m, "a dependent load", cyc, floor_cycles, 0, "cycles");
 }
 
 double mem_hbm_peak_GBps(const struct gp_device *dev)
@@ -96,4 +40,12 @@ double mem_percentile(double *v, size_t n, double p)
 	qsort(v, n, sizeof *v, cmp_double);
 	k = (size_t)ceil(p / 100.0 * (double)n);
 	return v[k ? k - 1 : 0];
+}
+
+double mem_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }

@@ -1,4 +1,4 @@
-/* mem_model.h — host models behind the memory probes (probes/mem.c, probes/smem.c), kept apart
+/* mem_model.h — host models behind the memory probes (probes/mem_*.c, probes/smem.c), kept apart
  * so tests can hold them against hand-computed answers without a GPU.
  *
  * Sector model (E016): a warp's global request is served in 32-byte sectors; its efficiency is

@@ -8,24 +8,9 @@
  * Pitfall: LDS results are consumed (xor into a sink) so none can be dropped, but not between
  * the 8 loads of a trip, which keeps 8 per warp in flight. */
 #include "probe.cuh"
+#include "smem_shape.h"
 
 typedef unsigned long long u64;
-
-/* A spin of `ns` nanoseconds: the clock sample for points whose own work is too short. */
-extern "C" __global__ void mem_clock_spin(long long ns, gp_clock_sample *cs)
-{
-	const u64 t0 = gp_ns();
-	const u64 c0 = gp_clock();
-	u64 t;
-
-	do
-		t = gp_ns();
-	while ((long long)(t - t0) < ns);
-	cs->clk1 = gp_clock();
-	cs->ns1 = gp_ns();
-	cs->clk0 = c0;
-	cs->ns0 = t0;
-}
 
 /* ------------------------------------------------------------------ shared-memory chase */
 
@@ -64,8 +49,7 @@ extern "C" __global__ void lat_smem(int n, int stride, long long steps, u64 *out
 
 /* ------------------------------------------------------------------ constant-cache chase */
 
-#define CCHAIN_WORDS 16384 /* 64 KiB: the whole constant bank a module may use */
-__constant__ unsigned gp_cchain[CCHAIN_WORDS];
+__constant__ unsigned gp_cchain[CCHAIN_BYTES / 4];
 
 /* Where the host must write the chain: the generic (global) address backing gp_cchain, and its
  * address in the constant state space, which is what ld.const takes. */
@@ -175,7 +159,7 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 	{                                                                                          \
 		extern __shared__ unsigned char s_buf[];                                           \
 		const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;                   \
-		const unsigned a = (unsigned)__cvta_generic_to_shared(s_buf) + warp * 256u * (W) + \
+		const unsigned a = (unsigned)__cvta_generic_to_shared(s_buf) + warp * SMEM_WARP_BYTES(W) + \
 				   (LANE ? lane * (W) : 0u);                                       \
 		unsigned v[32] = {}, acc = threadIdx.x;                                                 \
 		u64 t0, t1;                                                                        \
@@ -210,18 +194,15 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 			sink[blockIdx.x] = acc + v[0];                                             \
 	}
 
-BW_SMEM_KERNEL(bw_lds32_cf, 4, BW_LD32, OFF_CF4, 1)
-BW_SMEM_KERNEL(bw_lds64_cf, 8, BW_LD64, OFF_CF8, 1)
-BW_SMEM_KERNEL(bw_lds128_cf, 16, BW_LD128, OFF_CF16, 1)
-BW_SMEM_KERNEL(bw_lds32_bc, 4, BW_LD32, OFF_BC4, 0)
-BW_SMEM_KERNEL(bw_lds64_bc, 8, BW_LD64, OFF_BC8, 0)
-BW_SMEM_KERNEL(bw_lds128_bc, 16, BW_LD128, OFF_BC16, 0)
-BW_SMEM_KERNEL(bw_sts32_cf, 4, BW_ST32, OFF_CF4, 1)
-BW_SMEM_KERNEL(bw_sts64_cf, 8, BW_ST64, OFF_CF8, 1)
-BW_SMEM_KERNEL(bw_sts128_cf, 16, BW_ST128, OFF_CF16, 1)
-BW_SMEM_KERNEL(bw_sts32_bc, 4, BW_ST32, OFF_BC4, 0)
-BW_SMEM_KERNEL(bw_sts64_bc, 8, BW_ST64, OFF_BC8, 0)
-BW_SMEM_KERNEL(bw_sts128_bc, 16, BW_ST128, OFF_BC16, 0)
+/* bw_<op><bits>_<cf|bc> at every width of smem_shape.h's list. */
+#define BW_LDS_CF(b, B) BW_SMEM_KERNEL(bw_lds##b##_cf, B, BW_LD##b, OFF_CF##B, 1)
+#define BW_LDS_BC(b, B) BW_SMEM_KERNEL(bw_lds##b##_bc, B, BW_LD##b, OFF_BC##B, 0)
+#define BW_STS_CF(b, B) BW_SMEM_KERNEL(bw_sts##b##_cf, B, BW_ST##b, OFF_CF##B, 1)
+#define BW_STS_BC(b, B) BW_SMEM_KERNEL(bw_sts##b##_bc, B, BW_ST##b, OFF_BC##B, 0)
+SMEM_WIDTHS(BW_LDS_CF)
+SMEM_WIDTHS(BW_LDS_BC)
+SMEM_WIDTHS(BW_STS_CF)
+SMEM_WIDTHS(BW_STS_BC)
 
 /* ------------------------------------------------------------------ bank conflicts */
 
@@ -236,7 +217,7 @@ BW_SMEM_KERNEL(bw_sts128_bc, 16, BW_ST128, OFF_BC16, 0)
 		const unsigned a = (unsigned)__cvta_generic_to_shared(s_buf) + offs[threadIdx.x & 31]; \
 		unsigned v[32] = {}, acc = threadIdx.x;                                                 \
 		u64 t0, t1;                                                                        \
-		for (unsigned i = threadIdx.x; i < 4096u; i += blockDim.x)                     \
+		for (unsigned i = threadIdx.x; i < BANK_SMEM_BYTES / 4u; i += blockDim.x)      \
 			((unsigned *)s_buf)[i] = i;                                                \
 		cs->ns0 = gp_ns();                                                                 \
 		cs->clk0 = gp_clock();                                                             \
@@ -256,6 +237,5 @@ BW_SMEM_KERNEL(bw_sts128_bc, 16, BW_ST128, OFF_BC16, 0)
 	}
 
 #define OFF_SAME 0, 0, 0, 0, 0, 0, 0, 0
-BANK_KERNEL(bank_lds32, BW_LD32, OFF_SAME)
-BANK_KERNEL(bank_lds64, BW_LD64, OFF_SAME)
-BANK_KERNEL(bank_lds128, BW_LD128, OFF_SAME)
+#define BANK_WIDTH(b, B) BANK_KERNEL(bank_lds##b, BW_LD##b, OFF_SAME)
+SMEM_WIDTHS(BANK_WIDTH)

@@ -5,7 +5,10 @@
  * cycle (the probe checks the final pointer; the row says "returned_to_start" and "ok").
  * Footprints: a footprint presented as missing L2 touches more distinct lines than the device's
  * L2 holds, and is slower than one that fits; one that fits L2 but not L1 is slower than one
- * that fits L1. On-chip chases close their cycles too. */
+ * that fits L1. On-chip chases close their cycles too. Points this device cannot form (a block
+ * over the shared memory a block may have, more blocks than fit an SM, an "HBM" footprint L2
+ * could hold) are n/a rows, not failures; cuMemcpyDtoD, which writes no clock sample, still gets
+ * the SM clock (of the harness's spin after it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,12 +132,53 @@ static void test_bandwidth_under_ceilings(void **state)
 	gp_table_free(t);
 }
 
+static void test_points_not_on_this_device(void **state)
+{
+	static const char *const sm[] = { "footprint_bytes", "1048576", "loads", "1024" };
+	static const char *const ldg[] = { "width", "32", "path", "default", "blocks_per_sm", "32", "threads", "1024" };
+	char two_l2[32];
+	const char *hbm[] = { "op", "read", "bytes", two_l2 };
+	struct gp_table *t;
+
+	NEED_GPU();
+	snprintf(two_l2, sizeof two_l2, "%lld", 2LL * dev.l2_bytes);
+	t = measure("lat_smem", sm, 4); /* 1 MiB of shared memory: more than any block may have */
+	assert_true(gp_status_na(gp_table_get(t, 0, "status")));
+	gp_table_free(t);
+	t = measure("bw_global", ldg, 8); /* 32 blocks of 1024 threads: more than any SM holds */
+	assert_true(gp_status_na(gp_table_get(t, 0, "status")));
+	gp_table_free(t);
+	t = measure("bw_hbm", hbm, 4);
+	assert_true(gp_status_na(gp_table_get(t, 0, "status")));
+	gp_table_free(t);
+}
+
+static void test_hbm_ops_have_a_clock(void **state)
+{
+	char four_l2[32], quarter_l2[32];
+	const char *set[] = { "op", "l2_read read dtod", "bytes", four_l2, "l2_footprint", quarter_l2 };
+	struct gp_table *t;
+
+	NEED_GPU();
+	snprintf(four_l2, sizeof four_l2, "%lld", 4LL * dev.l2_bytes);
+	snprintf(quarter_l2, sizeof quarter_l2, "%d", dev.l2_bytes / 4);
+	t = measure("bw_hbm", set, 6);
+	assert_int_equal(t->nrows, 3);
+	for (size_t r = 0; r < t->nrows; r++) {
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		assert_true(cell(t, r, "clock_MHz") > 100);
+		assert_true(cell(t, r, "bandwidth_GBps") > 0);
+	}
+	gp_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain_returns_to_start),   cmocka_unit_test(test_footprints_exceed_caches),
 		cmocka_unit_test(test_tlb_and_dist),             cmocka_unit_test(test_onchip_chases_close),
-		cmocka_unit_test(test_bandwidth_under_ceilings),
+		cmocka_unit_test(test_bandwidth_under_ceilings), cmocka_unit_test(test_points_not_on_this_device),
+		cmocka_unit_test(test_hbm_ops_have_a_clock),
 	};
 
 	return cmocka_run_group_tests_name("gpu_mem", tests, gpu_setup, gpu_teardown);

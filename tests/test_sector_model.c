@@ -1,6 +1,7 @@
 /* test_sector_model.c — the 32-byte-sector efficiency model (E016), the shared-memory bank
  * model and the pointer-chase chain builder (probes/mem_model.c) on fixed inputs whose answers
- * are worked out by hand in the comments. */
+ * are worked out by hand in the comments; the chase's slot layout and the access widths the
+ * kernels are made for (probes/mem_shape.h, smem_shape.h: the headers nvcc reads too). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 
 #include "mem_model.h"
+#include "mem_shape.h"
+#include "smem_shape.h"
 
 #define EPS 1e-9
 #define NEAR(got, want) assert_true(fabs((got) - (want)) < EPS)
@@ -117,11 +120,44 @@ static void test_chain_single_cycle(void **state)
 	}
 }
 
+/* The slots as mem.cu lays them out: unskewed at i * spacing; skewed (lat_mem_tlb's pages)
+ * line-aligned inside their own page, and 2 MiB pages land on 33-line steps, so 32 consecutive
+ * slots fall into 32 different 128-byte line positions modulo 4 KiB, not all into one set. */
+static void test_slot_layout(void **state)
+{
+	const unsigned long long page = 2u << 20;
+	unsigned seen = 0;
+
+	assert_int_equal(mem_slot_offset(5, 128, 0), 640);
+	assert_int_equal(mem_slot_offset(5, 128, 1), 640); /* 5 * 4224 mod 128 = 0 */
+	for (unsigned long long i = 0; i < 32; i++) {
+		const unsigned long long off = mem_slot_offset(i, page, 1), in = off - i * page;
+		assert_true(off >= i * page && in < page);
+		assert_int_equal(in % MEM_LINE, 0);
+		assert_int_equal(in, i * MEM_SKEW_STEP % page / MEM_LINE * MEM_LINE);
+		seen |= 1u << (in / MEM_LINE % 32);
+	}
+	assert_int_equal(seen, 0xffffffffu);
+}
+
+/* Every width with a shared-memory kernel: its conflict-free access takes 32 x width / 128 B
+ * wavefronts, and a warp's region of bw_* holds one trip of it. */
+static void test_smem_widths(void **state)
+{
+#define CHECK_WIDTH(bits, bytes)                                                                   \
+	assert_int_equal(mem_bank_min_wavefronts(bytes), 32 * (bytes) / 128 > 1 ? 32 * (bytes) / 128 : 1); \
+	assert_int_equal(mem_bank_wavefronts(bytes, 1, 0), mem_bank_min_wavefronts(bytes));       \
+	assert_int_equal(SMEM_WARP_BYTES(bytes), SMEM_TRIP * 32 * (bits) / 8);
+	SMEM_WIDTHS(CHECK_WIDTH)
+#undef CHECK_WIDTH
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lda), cmocka_unit_test(test_stride_offset), cmocka_unit_test(test_sectors),
 		cmocka_unit_test(test_banks), cmocka_unit_test(test_chain_single_cycle),
+		cmocka_unit_test(test_slot_layout), cmocka_unit_test(test_smem_widths),
 	};
 
 	return cmocka_run_group_tests_name("sector_model", tests, NULL, NULL);

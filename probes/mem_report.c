@@ -1,0 +1,426 @@
+/* mem_report.c — profile keys and REPORT.md sections of lat_mem, lat_mem_tlb, lat_mem_dist,
+ * bw_global, bw_coalesce, bw_padding and bw_hbm from their tables (no device code), with the
+ * papers' numbers from configs/reference.csv. Cache and TLB levels come from change-point
+ * detection over latency against footprint; mem_levels() is the one place a curve becomes levels
+ * for the profile and the report alike, where a test of each step against the noise (issue 21)
+ * belongs. */
+#include "gp.h"
+#include "analysis.h"
+#include "changepoint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXPTS 4096
+
+/* The cell equals v (a missing column or cell never does). */
+static int is(const struct gp_table *t, size_t r, const char *col, const char *v)
+{
+	const char *c = gp_table_get(t, r, col);
+
+	return c && !strcmp(c, v);
+}
+
+/* ------------------------------------------------------------------ latency levels */
+
+/* The curve of one pattern/path/stride (pattern NULL: any; stride < 0: the first one the table
+ * has) from rows with status ok, footprints ascending; a repeated footprint keeps its first. */
+static size_t curve(const struct gp_table *t, const char *pattern, const char *path, double stride, double *fp,
+		    double *lat, size_t max)
+{
+	size_t n = 0, m = 0;
+
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		const double f = gp_table_num(t, r, "footprint_bytes"), l = gp_table_num(t, r, "cycles_per_load");
+		const double s = gp_table_num(t, r, "stride_bytes");
+		size_t k;
+		if (!gp_table_row_ok(t, r) || !is(t, r, "path", path) || (pattern && !is(t, r, "pattern", pattern)) ||
+		    isnan(f) || isnan(l) || isnan(s))
+			continue;
+		if (stride < 0)
+			stride = s;
+		if (s != stride)
+			continue;
+		for (k = n++; k > 0 && fp[k - 1] > f; k--) {
+			fp[k] = fp[k - 1];
+			lat[k] = lat[k - 1];
+		}
+		fp[k] = f;
+		lat[k] = l;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!m || fp[i] > fp[m - 1]) {
+			fp[m] = fp[i];
+			lat[m++] = lat[i];
+		}
+	return m;
+}
+
+/* The levels of that curve, neighbours closer than min_step merged; returns the curve's points,
+ * 0 where there are too few (under 3) or the detection failed. */
+static size_t mem_levels(const struct gp_table *t, const char *pattern, const char *path, double stride,
+			 double min_step, struct gp_cp_result *cp)
+{
+	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
+	size_t n = fp && lat ? curve(t, pattern, path, stride, fp, lat, MAXPTS) : 0;
+
+	if (n < 3 || gp_changepoint_step(fp, lat, n, min_step, cp))
+		n = 0;
+	free(fp);
+	free(lat);
+	return n;
+}
+
+static double clock_of(const struct gp_table *t)
+{
+	double best = 0;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (gp_table_num(t, r, "clock_MHz") > best)
+			best = gp_table_num(t, r, "clock_MHz");
+	return best;
+}
+
+static void add_key(struct gp_profile *prof, const char *key, const char *sfx, double v, const char *unit,
+		    const char *method)
+{
+	char k[64];
+
+	snprintf(k, sizeof k, "%s%s", key, sfx);
+	gp_profile_add(prof, k, v, unit, method, "lat_mem");
+}
+
+/* The L2 levels (first_l2 up to the HBM level) and the HBM level of one path. */
+static void l2_hbm_keys(struct gp_profile *prof, const struct gp_cp_result *cp, size_t first_l2, size_t hbm,
+			const char *sfx, const char *method, double mhz)
+{
+	add_key(prof, "l2_latency_cycles", sfx, cp->level[first_l2].latency, "cycles", method);
+	add_key(prof, "l2_capacity_bytes", sfx, cp->level[hbm - 1].capacity, "bytes", method);
+	if (hbm - first_l2 >= 2) {
+		add_key(prof, "l2_near_latency_cycles", sfx, cp->level[first_l2].latency, "cycles", method);
+		add_key(prof, "l2_near_capacity_bytes", sfx, cp->level[first_l2].capacity, "bytes", method);
+		add_key(prof, "l2_far_latency_cycles", sfx, cp->level[hbm - 1].latency, "cycles", method);
+	}
+	add_key(prof, "hbm_latency_cycles", sfx, cp->level[hbm].latency, "cycles", method);
+	if (mhz > 0) {
+		char k[64];
+		snprintf(k, sizeof k, "hbm_latency_ns%s", sfx);
+		gp_profile_add(prof, k, cp->level[hbm].latency / mhz * 1e3, "ns",
+			       "hbm_latency_cycles / measured SM clock", "lat_mem");
+	}
+}
+
+/* Label the levels of a random chase: the first is the path's nearest cache (L1; the cg path has
+ * none); the level holding the smallest footprint whose touched lines exceed 4x the L2 size (the
+ * run's device) is HBM; the levels between are L2 (two of them: the near and far partition). */
+static void lat_mem_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	static const struct {
+		const char *path, *l1_sfx, *sfx; /* l1_sfx NULL: no L1 level on this path */
+	} paths[] = { { "default", "", "" }, { "cg", NULL, "_cg" }, { "nc", "_nc", "_nc" } };
+
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
+		struct gp_cp_result cp;
+		const size_t n = mem_levels(t, "random", paths[p].path, -1, GP_CP_MIN_STEP, &cp);
+		const size_t first_l2 = paths[p].l1_sfx ? 1 : 0;
+		size_t hbm = 0;
+		char method[160];
+		if (!n || !cp.nlevels)
+			continue;
+		while (hbm < cp.nlevels && !(cp.level[hbm].footprint_last > 4 * prof->l2_bytes))
+			hbm++;
+		snprintf(method, sizeof method, "random chase, %s path, change-point levels over %zu footprints",
+			 paths[p].path, n);
+		if (paths[p].l1_sfx) {
+			add_key(prof, "l1_latency_cycles", paths[p].l1_sfx, cp.level[0].latency, "cycles", method);
+			if (cp.nlevels > 1)
+				add_key(prof, "l1_capacity_bytes", paths[p].l1_sfx, cp.level[0].capacity, "bytes",
+					method);
+		}
+		if (hbm < cp.nlevels && hbm > first_l2)
+			l2_hbm_keys(prof, &cp, first_l2, hbm, paths[p].sfx, method, clock_of(t));
+	}
+}
+
+/* The TLB curve: the first level is the TLB-hit latency of the path; each boundary a reach, each
+ * step up a miss cost. The first path with levels is the profile's. */
+static void lat_mem_tlb_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	static const char *const paths[] = { "cg", "default", "nc" };
+
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
+		struct gp_cp_result cp;
+		char key[64], method[160];
+		if (!mem_levels(t, NULL, paths[p], -1, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
+			continue;
+		snprintf(method, sizeof method, "page-stride random chase, %s path, change-point levels", paths[p]);
+		gp_profile_add(prof, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
+		for (size_t k = 0; k + 1 < cp.nlevels && k < 3; k++) {
+			snprintf(key, sizeof key, "tlb%zu_reach_bytes", k + 1);
+			gp_profile_add(prof, key, cp.level[k].capacity, "bytes", method, "lat_mem_tlb");
+			snprintf(key, sizeof key, "tlb%zu_miss_cycles", k + 1);
+			gp_profile_add(prof, key, cp.level[k + 1].latency - cp.level[k].latency, "cycles", method,
+				       "lat_mem_tlb");
+		}
+		return;
+	}
+}
+
+static const char *kib(char *buf, size_t len, double bytes)
+{
+	snprintf(buf, len, "%.0f KiB", bytes / 1024);
+	return buf;
+}
+
+/* One curve's levels: latency, the footprints on the level, its capacity, the next footprint. */
+static void levels_md(FILE *md, const struct gp_table *t, const char *pattern, const char *path, double stride,
+		      const char *what, double min_step)
+{
+	struct gp_cp_result cp;
+	const size_t n = mem_levels(t, pattern, path, stride, min_step, &cp);
+	char a[48], b[48], span[112];
+
+	if (!n)
+		return;
+	fprintf(md, "\n%s, `%s` path", what, path);
+	if (stride > 0)
+		fprintf(md, ", %.0f KiB stride", stride / 1024);
+	fprintf(md, ": %zu levels over %zu footprints (noise %.3f in ln latency).\n\n", cp.nlevels, n, cp.sigma);
+	gp_md_header(md, "level", "latency (cycles)", "footprints on the level", "capacity (last on level)",
+		     "next footprint");
+	for (size_t k = 0; k < cp.nlevels; k++) {
+		const struct gp_cp_level *l = &cp.level[k];
+		snprintf(span, sizeof span, "%s … %s", kib(a, sizeof a, l->footprint_first),
+			 kib(b, sizeof b, l->footprint_last));
+		gp_md_num(md, (double)(k + 1));
+		gp_md_num(md, l->latency);
+		gp_md_str(md, span);
+		gp_md_str(md, kib(a, sizeof a, l->footprint_last));
+		gp_md_str(md, l->footprint_next > 0 ? kib(b, sizeof b, l->footprint_next) : NULL);
+		gp_md_end(md);
+	}
+}
+
+static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const paths[] = { "default", "cg", "nc" };
+
+	fprintf(md, "E003: single-thread pointer chase, cycles per dependent load against footprint; levels "
+		    "and capacities found by change-point detection (harness/changepoint.c). Paper (seed 000, "
+		    "GT200): %s cycles to DRAM.\n", gp_ref_or_dash(ref, "lat_mem", "paper_latency"));
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
+		levels_md(md, t, "random", paths[p], -1, "Random chase", GP_CP_MIN_STEP);
+	fputc('\n', md);
+}
+
+/* One curve per path and stride: a sweep over several page sizes (2 MiB, 32 MiB) tells a TLB
+ * whose reach counts pages from one whose reach is a span of addresses. */
+static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const paths[] = { "cg", "default", "nc" };
+
+	fprintf(md, "TLB: one slot per page-sized stride, random order; a step in latency past a footprint is "
+		    "that TLB's reach, its height the miss cost.\n");
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
+		double strides[16];
+		size_t ns = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			const double s = gp_table_num(t, r, "stride_bytes");
+			size_t k = 0;
+			if (!gp_table_row_ok(t, r) || !is(t, r, "path", paths[p]) || isnan(s))
+				continue;
+			while (k < ns && strides[k] != s)
+				k++;
+			if (k == ns && ns < GP_ARRAY_SIZE(strides))
+				strides[ns++] = s;
+		}
+		for (size_t k = 0; k < ns; k++)
+			levels_md(md, t, NULL, paths[p], strides[k], "Page-stride chase", GP_CP_TLB_STEP);
+	}
+	fputc('\n', md);
+}
+
+/* Rows as they are: a column per listed CSV column. */
+static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t ncols)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < ncols; c++)
+			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_end(md);
+	}
+}
+
+static void lat_mem_dist_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const cols[] = { "path", "footprint_bytes", "p05_cycles", "p50_cycles", "p95_cycles",
+					    "p99_cycles", "max_cycles", "samples" };
+
+	fprintf(md, "Per-access latency (each load timed alone, timer overhead subtracted).\n\n");
+	gp_md_header(md, "path", "footprint", "p05", "p50", "p95", "p99", "max", "samples");
+	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	fputc('\n', md);
+}
+
+/* ------------------------------------------------------------------ bandwidth */
+
+static void bw_global_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	double best = 0;
+	const char *bp = NULL;
+	char m[160];
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (gp_table_row_ok(t, r) && gp_table_num(t, r, "bandwidth_GBps") > best) {
+			best = gp_table_num(t, r, "bandwidth_GBps");
+			bp = gp_table_get(t, r, "path");
+		}
+	if (!bp)
+		return;
+	snprintf(m, sizeof m, "best of the load width/path/occupancy sweep (%s path)", bp);
+	gp_profile_add(prof, "global_load_bw_best_GBps", best, "GB/s", m, "bw_global");
+}
+
+/* The best GB/s of any row of one width and path (NaN: none). */
+static double best_bw(const struct gp_table *t, int width, const char *path)
+{
+	double best = NAN;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, "bandwidth_GBps");
+		if (is(t, r, "path", path) && gp_table_num(t, r, "width_bits") == width && !isnan(v) &&
+		    (isnan(best) || v > best))
+			best = v;
+	}
+	return best;
+}
+
+/* Seed 001 Observation 4 layout: width down, path across. */
+static void bw_global_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const paths[] = { "default", "nc", "cg", "cs" };
+	static const int widths[] = { 32, 64, 128 };
+	char label[16];
+
+	fprintf(md, "E108: GB/s, each thread ILP loads at a grid-sized stride (seed: 4), best occupancy measured. "
+		    "Paper (K20m): LDG.128 %s GB/s, LD.128 %s GB/s.\n\n",
+		gp_ref_or_dash(ref, "bw_global", "paper_ldg128"), gp_ref_or_dash(ref, "bw_global", "paper_ld128"));
+	gp_md_header(md, "width", "default", "nc", "cg", "cs");
+	for (size_t w = 0; w < GP_ARRAY_SIZE(widths); w++) {
+		snprintf(label, sizeof label, "LDG.%d", widths[w]);
+		gp_md_str(md, label);
+		for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
+			gp_md_num(md, best_bw(t, widths[w], paths[p]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* The GB/s the ratios are taken against: of the last row with col = value (and col2 = value2),
+ * or with `first`, of the first such row that has one. NaN if none. */
+static double base_bw(const struct gp_table *t, const char *col, double value, const char *col2, double value2,
+		      int first)
+{
+	double v = NAN;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (gp_table_num(t, r, col) == value && (!col2 || gp_table_num(t, r, col2) == value2) &&
+		    (!first || isnan(v)))
+			v = gp_table_num(t, r, "bandwidth_GBps");
+	return v;
+}
+
+static void bw_coalesce_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	const double base = base_bw(t, "stride_words", 1, "offset_words", 0, 0);
+
+	fprintf(md, "E016: strided and misaligned float loads; the 32-byte-sector model's efficiency next to the "
+		    "measurement.\n\n");
+	gp_md_header(md, "stride (floats)", "offset (floats)", "GB/s useful", "model efficiency %",
+		     "measured / stride-1 aligned %");
+	for (size_t r = 0; r < t->nrows; r++) {
+		gp_md_cell(md, gp_table_get(t, r, "stride_words"));
+		gp_md_cell(md, gp_table_get(t, r, "offset_words"));
+		gp_md_cell(md, gp_table_get(t, r, "bandwidth_GBps"));
+		gp_md_cell(md, gp_table_get(t, r, "model_efficiency_pct"));
+		gp_md_num(md, 100.0 * gp_table_num(t, r, "bandwidth_GBps") / base);
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+static void bw_padding_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	const double base = base_bw(t, "lda_mod_8", 0, NULL, 0, 1);
+
+	fprintf(md, "E016: GEMM-like column walk (a warp reads 32 consecutive floats of a column) against lda. "
+		    "Paper model (CC 1.3 segments): padding unit 8 %s, unit 4 %s.\n\n",
+		gp_ref_or_dash(ref, "bw_padding", "paper_unit8"), gp_ref_or_dash(ref, "bw_padding", "paper_unit4"));
+	gp_md_header(md, "lda", "lda mod 8", "GB/s", "measured / lda = 0 mod 8 %", "model sector efficiency %");
+	for (size_t r = 0; r < t->nrows; r++) {
+		gp_md_cell(md, gp_table_get(t, r, "lda"));
+		gp_md_cell(md, gp_table_get(t, r, "lda_mod_8"));
+		gp_md_cell(md, gp_table_get(t, r, "bandwidth_GBps"));
+		gp_md_num(md, 100.0 * gp_table_num(t, r, "bandwidth_GBps") / base);
+		gp_md_cell(md, gp_table_get(t, r, "model_efficiency_pct"));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* The GB/s of the last ok row of an op (NaN: none). */
+static double op_bw(const struct gp_table *t, const char *op)
+{
+	double v = NAN;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (is(t, r, "op", op) && gp_table_row_ok(t, r))
+			v = gp_table_num(t, r, "bandwidth_GBps");
+	return v;
+}
+
+static void bw_hbm_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+#define HBM_KERNELS "16-byte vectors, grid-stride, footprint >> L2; copy counts read + write"
+	static const struct {
+		const char *op, *key, *method;
+	} ops[] = {
+		{ "l2_read", "l2_read_bw_GBps", "ld.global.cg.v4, footprint under L2, all SMs" },
+		{ "read", "hbm_read_bw_GBps", HBM_KERNELS },
+		{ "write", "hbm_write_bw_GBps", HBM_KERNELS },
+		{ "copy", "hbm_copy_bw_GBps", HBM_KERNELS },
+		{ "dtod", "hbm_dtod_bw_GBps", "cuMemcpyDtoD, read + write bytes" },
+	};
+#undef HBM_KERNELS
+	const double rd = op_bw(t, "read"), dd = op_bw(t, "dtod");
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(ops); i++)
+		if (!isnan(op_bw(t, ops[i].op)))
+			gp_profile_add(prof, ops[i].key, op_bw(t, ops[i].op), "GB/s", ops[i].method, "bw_hbm");
+	if (!isnan(rd) && !isnan(dd))
+		gp_profile_add(prof, "hbm_read_pct_of_dtod", 100.0 * rd / dd, "%",
+			       "read kernel / cuMemcpyDtoD (read + write bytes), same run", "bw_hbm");
+}
+
+static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const cols[] = { "op", "level", "footprint_bytes", "bandwidth_GBps", "ceiling_GBps",
+					    "pct_of_ceiling", "status" };
+	const double rd = op_bw(t, "read"), dd = op_bw(t, "dtod");
+
+	fprintf(md, "Bandwidth ceilings (copy and cuMemcpyDtoD count read + write bytes).\n\n");
+	gp_md_header(md, "op", "level", "footprint", "GB/s", "ceiling GB/s", "% of ceiling", "status");
+	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	if (!isnan(rd) && !isnan(dd))
+		fprintf(md, "\nHBM read = %.1f %% of the device-to-device copy rate measured in the same run "
+			    "(goal: at least 90 %%).\n", 100.0 * rd / dd);
+	fputc('\n', md);
+}
+
+GP_ANALYSIS(lat_mem, lat_mem_derive, lat_mem_report);
+GP_ANALYSIS(lat_mem_tlb, lat_mem_tlb_derive, lat_mem_tlb_report);
+GP_ANALYSIS(lat_mem_dist, NULL, lat_mem_dist_report);
+GP_ANALYSIS(bw_global, bw_global_derive, bw_global_report);
+GP_ANALYSIS(bw_coalesce, NULL, bw_coalesce_report);
+GP_ANALYSIS(bw_padding, NULL, bw_padding_report);
+GP_ANALYSIS(bw_hbm, bw_hbm_derive, bw_hbm_report);
