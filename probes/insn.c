@@ -1,16 +1,9 @@
-/* insn.c — the measurement of the instruction probes: lat_insn and tput_insn (E006 / E106 table,
- * every instruction of probes/insn.list), tput_lds_ffma (E010 LDS:FFMA mix) and tput_occupancy
- * (E004 style: throughput vs warps per SM); their profile keys and report sections are in
- * insn_report.c.
- *
- * lat_insn runs one warp's dependent chain per instruction and reports cycles per step (clock64,
- * timer overhead subtracted, 256 steps per loop trip); tput_insn fills every SM with 8
- * independent chains per thread and turns event time and the measured SM clock into operations
- * per clock per SM beside the Programming Guide's rate. Every chain's result is checked against
- * the host's replay (insn_replay.c): bit for bit where the arithmetic is exact, within a
- * tolerance and "moves when one step is added" for MUFU. Pitfall: ptxas optimises PTX too; the
- * kernels are written so that one step is one SASS instruction, and tests/test_gpu_insn.c checks
- * that in the SASS. */
+/* insn.c — the measurement of lat_insn and tput_insn (E006 / E106 table) for every entry of
+ * probes/insn.list; report sections in insn_report.c. lat_insn times one warp's dependent chain
+ * with clock64 (timer overhead subtracted), tput_insn fills every SM with 8 independent chains per
+ * thread and divides by event time and the measured SM clock. Every result is checked against the
+ * host's replay: bit for bit, or for MUFU within a tolerance and "moves when one step is added".
+ * Pitfall: ptxas optimises PTX too; tests/test_gpu_insn.c checks one SASS instruction a step. */
 #include "gp.h"
 #include "experiment.h"
 #include "measure.h"

@@ -1,13 +1,9 @@
-/* insn.cu — instruction latency and throughput probes (E006 / E106 table, E010, E004 style).
- *
- * lat_<insn>: one warp runs one dependent chain x = op(x, a, b), 256 steps per loop trip inside
- * one asm volatile statement, clock64 around the loop, the timer's own cost measured beside it.
- * tput_<insn>: 8 independent chains per thread, 32 steps each per trip, all SMs full: the issue
- * or pipe rate. Both are generated from probes/insn.list. mix_ffma<R>: one shared load feeds R
- * FFMAs (E010). occ_*: one dependent chain per thread, a chosen number of warps per SM, each
- * block timed with clock64 and tagged with its SM (E004 style occupancy sweep). Pitfall: ptxas,
- * not only nvcc, optimises PTX; every step is written so that it maps to exactly one SASS
- * instruction, which the GPU test checks against the list. */
+/* insn.cu — instruction latency and throughput kernels (E006 / E106, E010, E004 style). lat_<insn>
+ * (one warp, one dependent chain, 256 steps per trip in one asm statement, clock64 around it) and
+ * tput_<insn> (8 independent chains per thread, all SMs) are generated from probes/insn.list;
+ * mix_ffma<R> feeds R FFMAs from one shared load; occ_* time each block with clock64 and its SM.
+ * Pitfall: ptxas optimises PTX too; each step is written to be one SASS instruction, which the
+ * GPU test checks against the list. */
 #include "probe.cuh"
 #include "insn_shape.h"
 

@@ -1,13 +1,8 @@
-/* insn.h — the host side of the instruction probes (probes/insn.c, probes/arith.c), apart from
- * the GPU code so the host tests (tests/test_insn.c) can hold it to fixed inputs.
- *
- * The instruction table (struct gp_insn) is generated from probes/insn.list by insn_replay.c,
- * with the replay that checks every chain's result. The derivations (insn_model.c): latency from
- * a dependent chain's cycles, warps needed to hide it, operations per clock per SM from time and
- * clock, % of the architectural rate, the knee of an occupancy curve, the LDS:FFMA mix ceiling
- * and the architectural rate table (CUDA C Programming Guide, "Arithmetic Instructions": results
- * per clock per SM). Pitfall: every function returns NAN rather than a number when its inputs
- * cannot give one; callers turn that into a status, never a value. */
+/* insn.h — the host side of the instruction probes, apart from the GPU code so the host tests
+ * (tests/test_insn.c) can hold it to fixed inputs: the table of probes/insn.list and its replay
+ * (insn_replay.c), and the derivations and architectural rate table (insn_model.c). Pitfall:
+ * every derivation returns NAN rather than a number when its inputs cannot give one; callers
+ * turn that into a status, never a value. */
 #ifndef GP_INSN_H
 #define GP_INSN_H
 

@@ -1,13 +1,8 @@
-/* insn_ffma.c — the measurement of the two FFMA-throughput sweeps of the instruction family:
- * tput_lds_ffma (E010: every R FFMAs consume one shared load) and tput_occupancy (E004 style:
- * FFMA rate vs active warps per SM); report sections in insn_report.c.
- *
- * tput_lds_ffma times the whole GPU with events, as tput_insn does; tput_occupancy gives every
- * block a clock64 window and its SM id and adds operations up per SM over that SM's own clock, so
- * a point is one number per SM (the median is kept). Pitfalls: the occupancy axis is only true if
- * every SM holds exactly the blocks asked for, which the dynamic shared memory enforces and the
- * block records confirm; the accumulators' bits are checked against the host's FMA chain, so a
- * skipped FFMA or load shows. */
+/* insn_ffma.c — the measurement of tput_lds_ffma (E010: every R FFMAs consume one shared load)
+ * and tput_occupancy (E004 style: FFMA rate vs active warps per SM); reports in insn_report.c.
+ * tput_occupancy reads each block's SM id and clock64 window and takes each SM's own rate.
+ * Pitfall: warps per SM is only true if every SM holds exactly the blocks asked for: dynamic
+ * shared memory enforces it and the block records confirm it, point by point. */
 #include "gp.h"
 #include "experiment.h"
 #include "measure.h"

@@ -1,11 +1,8 @@
-/* insn_replay.c — the instruction table of probes/insn.list and its host replay (insn.h).
- *
- * Each list entry becomes a row of gp_insns[] with three small functions made from its host
- * fields: its operands, its chain's start bits per class and one step on raw bits. The chain
- * replay then runs trips of steps exactly as the kernels' asm does, so a result that differs in
- * one bit means a step was skipped, repeated or reordered. Pitfall: the host must not contract
- * a * b + c into an FMA of its own (the Makefile builds with -ffp-contract=off), and MUFU is only
- * approximated here (double precision), so its check is a tolerance plus "one more step moves". */
+/* insn_replay.c — the table of probes/insn.list and its host replay (insn.h). Each entry's host
+ * fields become three functions (operands, start bits per class, one step on raw bits); the chain
+ * replay runs trips of steps exactly as the kernels' asm does, so one differing bit means a step
+ * was skipped, repeated or reordered. Pitfalls: no contraction of a * b + c into an FMA here
+ * (-ffp-contract=off); MUFU is only approximated (double precision). */
 #include "gp.h"
 #include "insn.h"
 #include "insn_shape.h"

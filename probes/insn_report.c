@@ -1,10 +1,8 @@
 /* insn_report.c — what lat_insn, tput_insn, tput_lds_ffma and tput_occupancy make of their tables
- * (no device code): profile keys and the REPORT.md sections in seed 000 Table 5, seed 001 Table 4,
- * seed 000 Figure 22 and the E004 knee layouts, with the paper's GT200 / K20m numbers and the
- * published ones from configs/reference.csv beside ours.
- *
- * lat_insn's table follows probes/insn.list, so an instruction the paper timed but that has no
- * chain here (a store) keeps its paper row; the other sections follow the rows measured. */
+ * (no device code): profile keys and REPORT.md sections in seed 000 Table 5, seed 001 Table 4,
+ * seed 000 Figure 22 and E004 knee layouts, the paper's and published numbers beside ours.
+ * lat_insn's table follows probes/insn.list, so an instruction the paper timed that has no chain
+ * here (a store) keeps its paper row. */
 #include "gp.h"
 #include "analysis.h"
 #include "insn.h"

@@ -1,8 +1,7 @@
-/* insn_shape.h — the shape of the instruction probes' loops and tables, read by insn.cu (nvcc)
- * and by the host code that replays them (insn_replay.c, insn.c): the host must redo exactly the
- * work the kernels do, so these numbers live here once. The variant lists of tput_lds_ffma and
- * tput_occupancy are X-macros for the same reason: the kernels, the parameter choices and the
- * report are generated from them. */
+/* insn_shape.h — the shape of the instruction probes' loops, read by insn.cu (nvcc) and the host
+ * code that replays them (gcc): the host must redo exactly the kernels' work, so these numbers
+ * live here once. The variant lists of tput_lds_ffma and tput_occupancy are X-macros for the same
+ * reason: kernels, parameter choices and report come from them. */
 #ifndef GP_INSN_SHAPE_H
 #define GP_INSN_SHAPE_H
 
