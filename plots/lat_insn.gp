@@ -1,6 +1,6 @@
-# lat_insn.gp IN.csv OUT.svg|png — E006 (seed 000 Table 5): dependent latency of each instruction,
-# one warp, clock64 with the timer's cost subtracted. Rows with no chain (sts) have an empty cell
-# and no bar.
+# lat_insn.gp IN.csv OUT.svg|png — E006 (seed 000 Table 5): dependent latency of each instruction
+# of probes/insn.list that has a chain, one warp, clock64 with the timer's cost subtracted. A row
+# without a number (an older run's store) has an empty cell and no bar.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("lat_insn.gp")]."common.gp"
 set title "E006: dependent latency per instruction, one warp (seed 000 Table 5)"

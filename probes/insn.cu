@@ -1,16 +1,14 @@
-/* insn.cu — instruction latency and throughput probes (E006 / E106 table, E010, E004 style).
- *
- * lat_<insn>: one warp runs one dependent chain x = op(x, a, b), 256 steps per loop trip inside
- * one asm volatile statement, clock64 around the loop, the timer's own cost measured beside it.
- * tput_<insn>: 8 independent chains per thread, 32 steps each per trip, all SMs full: the issue
- * or pipe rate. mix_ffma<R>: one shared load feeds R FFMAs (E010). occ_*: one dependent chain
- * per thread, a chosen number of warps per SM, each block timed with clock64 and tagged with its
- * SM (E004 style occupancy sweep). Pitfall: ptxas, not only nvcc, optimises PTX; every step is
- * written so that it maps to exactly one SASS instruction, which the GPU test checks. */
+/* insn.cu — instruction latency and throughput kernels (E006 / E106, E010, E004 style). lat_<insn>
+ * (one warp, one dependent chain, 256 steps per trip in one asm statement, clock64 around it) and
+ * tput_<insn> (8 independent chains per thread, all SMs) are generated from probes/insn.list;
+ * mix_ffma<R> feeds R FFMAs from one shared load; occ_* time each block with clock64 and its SM.
+ * Pitfall: ptxas optimises PTX too; each step is written to be one SASS instruction, which the
+ * GPU test checks against the list. */
 #include "probe.cuh"
+#include "insn_shape.h"
 
-#define INSN_LAT_UNROLL 256
-#define INSN_TPUT_UNROLL 32
+static_assert(INSN_LAT_UNROLL == 256 && INSN_TPUT_STEPS == 32 && INSN_TPUT_ILP == 8,
+	      "the kernels below unroll with GP_REP256, GP_REP32 and eight chains");
 
 /* Register bits <-> 64-bit result words, so every chain type reports through one buffer. */
 __device__ __forceinline__ unsigned long long bits64(float v) { return __float_as_uint(v); }
@@ -22,15 +20,13 @@ __device__ __forceinline__ void from64(double *v, unsigned long long w) { *v = _
 
 /* Shared table for the shared-memory chains: lane l chases words l, l + 32, l + 64 … so every
  * lane stays in its own bank (conflict-free); word i holds the shared address of word i + 32,
- * on a ring of 63 x 32 words: 63 does not divide 256, so a skipped loop trip shows. */
-#define SMEM_WORDS 2048
-#define RING_WORDS 2016
+ * on the ring of insn_shape.h. */
 __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 {
 	const unsigned base = (unsigned)__cvta_generic_to_shared(buf);
 
-	for (unsigned i = threadIdx.x; i < SMEM_WORDS; i += blockDim.x)
-		buf[i] = base + 4u * ((i + 32u) % RING_WORDS);
+	for (unsigned i = threadIdx.x; i < INSN_SMEM_WORDS; i += blockDim.x)
+		buf[i] = base + 4u * ((i + 32u) % INSN_RING_WORDS);
 	__syncthreads();
 	return base;
 }
@@ -39,12 +35,12 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
  * registers), %3 = a kernel parameter (the constant-bank operand of ffma_const). Steps that need
  * a predicate or a typed temporary declare it in the asm's own scope (PRE) and hand the value
  * back (POST); that costs one extra instruction per 256 steps, counted in the host. */
-#define LAT_KERNEL(NAME, T, CX, CA, PRE, STEP, POST, INIT, FINI)                                              \
+#define LAT_KERNEL(NAME, T, CON, PRE, STEP, POST, INIT, FINI)                                      \
 	extern "C" __global__ void lat_##NAME(unsigned long long *out, unsigned long long *cyc,   \
 					      const unsigned long long *opnd, int iters, int tail,  \
 					      gp_clock_sample *cs, float pconst)                    \
 	{                                                                                          \
-		__shared__ unsigned smem[SMEM_WORDS];                                              \
+		__shared__ unsigned smem[INSN_SMEM_WORDS];                                         \
 		const unsigned tid = threadIdx.x;                                                  \
 		const unsigned base = smem_fill(smem);                                             \
 		T x, a, b;                                                                         \
@@ -62,12 +58,12 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 		t0 = gp_clock();                                                                   \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t" PRE GP_REP256(STEP) POST "}"                          \
-				     : "+" CX(x) : CA(a), CA(b), "f"(pconst));                     \
+				     : "+" CON(x) : CON(a), CON(b), "f"(pconst));                  \
 		t1 = gp_clock();                                                                   \
 		/* Untimed tail: lets the host see the result move with one more step. */          \
 		for (int i = 0; i < tail; i++)                                                     \
-			asm volatile("{\n\t" PRE STEP POST "}" : "+" CX(x) : CA(a), CA(b), "f"(pconst)); \
-		gp_clock_end_grid(cs);                                               \
+			asm volatile("{\n\t" PRE STEP POST "}" : "+" CON(x) : CON(a), CON(b), "f"(pconst)); \
+		gp_clock_end_grid(cs);                                                             \
 		FINI;                                                                              \
 		cyc[2 * tid] = t1 - t0;                                                            \
 		cyc[2 * tid + 1] = o1 - o0;                                                        \
@@ -76,11 +72,11 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 
 /* Eight independent chains: operands %0..%7, a = %8, b = %9, the parameter %10, this lane's
  * conflict-free shared address %11. */
-#define TPUT_KERNEL(NAME, T, CX, CA, PRE, STEP8, POST, INIT, FINI)                                            \
+#define TPUT_KERNEL(NAME, T, CON, PRE, STEP8, POST, INIT, FINI)                                    \
 	extern "C" __global__ void tput_##NAME(unsigned long long *out, const unsigned long long *opnd, \
 					       int iters, gp_clock_sample *cs, float pconst)        \
 	{                                                                                          \
-		__shared__ unsigned smem[SMEM_WORDS];                                              \
+		__shared__ unsigned smem[INSN_SMEM_WORDS];                                         \
 		const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                        \
 		const unsigned base = smem_fill(smem);                                             \
 		unsigned lane_addr = base + 4u * (threadIdx.x % 32u);                              \
@@ -102,121 +98,98 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 		}                                                                                  \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t" PRE GP_REP32(STEP8) POST "}"                          \
-				     : "+" CX(x0), "+" CX(x1), "+" CX(x2), "+" CX(x3), "+" CX(x4), \
-				       "+" CX(x5), "+" CX(x6), "+" CX(x7)                          \
-				     : CA(a), CA(b), "f"(pconst), "r"(lane_addr));                \
-		gp_clock_end_grid(cs);                                               \
+				     : "+" CON(x0), "+" CON(x1), "+" CON(x2), "+" CON(x3), "+" CON(x4), \
+				       "+" CON(x5), "+" CON(x6), "+" CON(x7)                       \
+				     : CON(a), CON(b), "f"(pconst), "r"(lane_addr));               \
+		gp_clock_end_grid(cs);                                                             \
 		FINI;                                                                              \
 		out[tid] = bits64(x0) ^ bits64(x1) ^ bits64(x2) ^ bits64(x3) ^ bits64(x4) ^        \
 			   bits64(x5) ^ bits64(x6) ^ bits64(x7);                                   \
 	}
 
-/* Constraint letters as macros so "+" CX(x) pastes into "+f"(x). */
-#define CF(v) "f"(v)
-#define CR(v) "r"(v)
-#define CD(v) "d"(v)
-#define CF_ "f"
-#define CR_ "r"
-#define CD_ "d"
+/* ---------------------------------------------------------------- the list's kernels
+ * A list type is the chain register's C type and its constraint letter. */
+#define CTYPE_F32 float
+#define CTYPE_U32 unsigned
+#define CTYPE_H2 unsigned
+#define CTYPE_F64 double
+#define CON_F32 "f"
+#define CON_U32 "r"
+#define CON_H2 "r"
+#define CON_F64 "d"
 
-#define E8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
-#define NOPRE ""
-#define NOPOST ""
-
-/* -- each instruction: latency step on %0 (a = %1, b = %2, param = %3), throughput step on %k
- *    (a = %8, b = %9, param = %10). */
-#define L_FFMA "fma.rn.f32 %0, %0, %1, %2;\n\t"
-#define T_FFMA(k) "fma.rn.f32 %" #k ", %" #k ", %8, %9;\n\t"
-#define L_FMUL "mul.rn.f32 %0, %0, %1;\n\t"
-#define T_FMUL(k) "mul.rn.f32 %" #k ", %" #k ", %8;\n\t"
-#define L_FADD "add.rn.f32 %0, %0, %2;\n\t"
-#define T_FADD(k) "add.rn.f32 %" #k ", %" #k ", %9;\n\t"
-/* The multiplier is a kernel parameter: ptxas reads it straight from constant bank 0. */
-#define L_FFMAC "fma.rn.f32 %0, %0, %3, %2;\n\t"
-#define T_FFMAC(k) "fma.rn.f32 %" #k ", %" #k ", %10, %9;\n\t"
-#define L_HFMA2 "fma.rn.f16x2 %0, %0, %1, %2;\n\t"
-#define T_HFMA2(k) "fma.rn.f16x2 %" #k ", %" #k ", %8, %9;\n\t"
-#define L_DFMA "fma.rn.f64 %0, %0, %1, %2;\n\t"
-#define T_DFMA(k) "fma.rn.f64 %" #k ", %" #k ", %8, %9;\n\t"
-#define L_IMAD "mad.lo.u32 %0, %0, %1, %2;\n\t"
-#define T_IMAD(k) "mad.lo.u32 %" #k ", %" #k ", %8, %9;\n\t"
+/* Shapes: one step written with the operand strings of the kernel at hand (X the chain, A, B,
+ * C, the temporary R, the lane's address L). */
+#define SH_X(op, X, A, B, C, R, L) op " " X ", " X ";\n\t"
+#define SH_XA(op, X, A, B, C, R, L) op " " X ", " X ", " A ";\n\t"
+#define SH_XB(op, X, A, B, C, R, L) op " " X ", " X ", " B ";\n\t"
+#define SH_XAB(op, X, A, B, C, R, L) op " " X ", " X ", " A ", " B ";\n\t"
+#define SH_XCB(op, X, A, B, C, R, L) op " " X ", " X ", " C ", " B ";\n\t"
 /* x = x + a + b: one IADD3 with three sources; two adds could be fused by ptxas anyway. */
-#define L_IADD3 "add.u32 %0, %0, %1;\n\tadd.u32 %0, %0, %2;\n\t"
-#define T_IADD3(k) "add.u32 %" #k ", %" #k ", %8;\n\tadd.u32 %" #k ", %" #k ", %9;\n\t"
-#define L_LOP3 "lop3.b32 %0, %0, %1, %2, 0x6c;\n\t"
-#define T_LOP3(k) "lop3.b32 %" #k ", %" #k ", %8, %9, 0x6c;\n\t"
+#define SH_XA_XB(op, X, A, B, C, R, L) SH_XA(op, X, A, B, C, R, L) SH_XB(op, X, A, B, C, R, L)
+#define SH_XAB_6C(op, X, A, B, C, R, L) op " " X ", " X ", " A ", " B ", 0x6c;\n\t"
 /* Funnel shift of x:b by a (a runtime amount): not a rotation, so steps cannot be merged. */
-#define L_SHF "shf.l.wrap.b32 %0, %2, %0, %1;\n\t"
-#define T_SHF(k) "shf.l.wrap.b32 %" #k ", %9, %" #k ", %8;\n\t"
-/* ISETP chained through its predicate input: p = (x != a) ^ p. */
-#define P_ISETP ".reg .pred p;\n\tsetp.ne.u32 p, %0, %2;\n\t"
-#define L_ISETP "setp.ne.xor.u32 p, %0, %1, p;\n\t"
-#define Q_ISETP "selp.u32 %0, 1, 0, p;\n\t"
-#define PT_ISETP ".reg .pred p<8>;\n\t" E8(PT_ISETP1)
-#define PT_ISETP1(k) "setp.ne.u32 p" #k ", %" #k ", %9;\n\t"
-#define T_ISETP(k) "setp.ne.xor.u32 p" #k ", %" #k ", %8, p" #k ";\n\t"
-#define QT_ISETP E8(QT_ISETP1)
-#define QT_ISETP1(k) "selp.u32 %" #k ", %" #k ", %9, p" #k ";\n\t"
+#define SH_BXA(op, X, A, B, C, R, L) op " " X ", " B ", " X ", " A ";\n\t"
+#define SH_RXAR(op, X, A, B, C, R, L) op " " R ", " X ", " A ", " R ";\n\t"
 /* MUFU: the .ftz forms are one MUFU each (the non-ftz ones add denormal scaling). x = 1/x would
  * be folded away by ptxas (rcp(rcp(x)) = x): x = 1/(-x) keeps every MUFU.RCP (the negation is a
  * source modifier) and flips the sign each step, so the result shows the step count's parity. */
-#define P_RCP ".reg .f32 t;\n\t"
-#define L_RCP "neg.f32 t, %0;\n\trcp.approx.ftz.f32 %0, t;\n\t"
-#define PT_RCP ".reg .f32 t<8>;\n\t"
-#define T_RCP(k) "neg.f32 t" #k ", %" #k ";\n\trcp.approx.ftz.f32 %" #k ", t" #k ";\n\t"
-#define L_SQRT "sqrt.approx.ftz.f32 %0, %0;\n\t"
-#define T_SQRT(k) "sqrt.approx.ftz.f32 %" #k ", %" #k ";\n\t"
-/* x = 2^-x: the negation folds into MUFU.EX2's source modifier; the chain stays finite. */
-#define P_EX2 ".reg .f32 t;\n\t"
-#define L_EX2 "neg.f32 t, %0;\n\tex2.approx.ftz.f32 %0, t;\n\t"
-#define PT_EX2 ".reg .f32 t<8>;\n\t"
-#define T_EX2(k) "neg.f32 t" #k ", %" #k ";\n\tex2.approx.ftz.f32 %" #k ", t" #k ";\n\t"
+#define SH_NEG(op, X, A, B, C, R, L) "neg.f32 " R ", " X ";\n\t" op " " X ", " R ";\n\t"
 /* Conversions on a 32-bit register seen as int then as float bits (mov.b32 costs nothing). */
-#define P_CVT ".reg .f32 t;\n\t"
-#define L_I2F "cvt.rn.f32.s32 t, %0;\n\tmov.b32 %0, t;\n\t"
-#define L_F2I "mov.b32 t, %0;\n\tcvt.rzi.s32.f32 %0, t;\n\t"
-#define PT_CVT ".reg .f32 t<8>;\n\t"
-#define T_I2F(k) "cvt.rn.f32.s32 t" #k ", %" #k ";\n\tmov.b32 %" #k ", t" #k ";\n\t"
-#define T_F2I(k) "mov.b32 t" #k ", %" #k ";\n\tcvt.rzi.s32.f32 %" #k ", t" #k ";\n\t"
+#define SH_RX_MOV(op, X, A, B, C, R, L) op " " R ", " X ";\n\tmov.b32 " X ", " R ";\n\t"
+#define SH_MOV_XR(op, X, A, B, C, R, L) "mov.b32 " R ", " X ";\n\t" op " " X ", " R ";\n\t"
 /* Shared memory: loads are pointer chases (x = [x]) in the lane's own bank: a load whose value
  * is never used is dropped by ptxas even when volatile, so throughput runs 8 chases per thread.
- * Stores go to conflict-free addresses. */
-#define L_LDS "ld.volatile.shared.u32 %0, [%0];\n\t"
-#define T_LDS(k) "ld.volatile.shared.u32 %" #k ", [%" #k "];\n\t"
-/* Every store of a thread goes to its own word (the address sts's INIT makes): conflict-free like
- * the lane's word, and no two warps write one word, so racecheck has nothing to report. */
-#define T_STS(k) "st.volatile.shared.u32 [%11], %" #k ";\n\t"
+ * Every store of a thread goes to its own word (the address STORE's INIT makes): conflict-free
+ * like the lane's word, and no two warps write one word, so racecheck has nothing to report. */
+#define SH_LD(op, X, A, B, C, R, L) op " " X ", [" X "];\n\t"
+#define SH_ST(op, X, A, B, C, R, L) op " [" L "], " X ";\n\t"
 
-#define INSN(N, T, CX, CA, P, L, Q, PT, TS, QT)                                                    \
-	LAT_KERNEL(N, T, CX, CA, P, L, Q, (void)0, (void)0)                                        \
-	TPUT_KERNEL(N, T, CX, CA, PT, E8(TS), QT, (void)0, (void)0)
+/* One latency step; eight throughput steps, chain k on %k with temporary R<k>. */
+#define STEP1(sh, op, R) SH_##sh(op, "%0", "%1", "%2", "%3", R, "")
+#define STEPK(sh, op, R, k) SH_##sh(op, "%" #k, "%8", "%9", "%10", R #k, "%11")
+#define STEP8(sh, op, R)                                                                           \
+	STEPK(sh, op, R, 0) STEPK(sh, op, R, 1) STEPK(sh, op, R, 2) STEPK(sh, op, R, 3)            \
+	STEPK(sh, op, R, 4) STEPK(sh, op, R, 5) STEPK(sh, op, R, 6) STEPK(sh, op, R, 7)
 
-INSN(ffma, float, CF_, CF, NOPRE, L_FFMA, NOPOST, NOPRE, T_FFMA, NOPOST)
-INSN(fmul, float, CF_, CF, NOPRE, L_FMUL, NOPOST, NOPRE, T_FMUL, NOPOST)
-INSN(fadd, float, CF_, CF, NOPRE, L_FADD, NOPOST, NOPRE, T_FADD, NOPOST)
-INSN(ffma_const, float, CF_, CF, NOPRE, L_FFMAC, NOPOST, NOPRE, T_FFMAC, NOPOST)
-INSN(hfma2, unsigned, CR_, CR, NOPRE, L_HFMA2, NOPOST, NOPRE, T_HFMA2, NOPOST)
-INSN(dfma, double, CD_, CD, NOPRE, L_DFMA, NOPOST, NOPRE, T_DFMA, NOPOST)
-INSN(imad, unsigned, CR_, CR, NOPRE, L_IMAD, NOPOST, NOPRE, T_IMAD, NOPOST)
-INSN(iadd3, unsigned, CR_, CR, NOPRE, L_IADD3, NOPOST, NOPRE, T_IADD3, NOPOST)
-INSN(lop3, unsigned, CR_, CR, NOPRE, L_LOP3, NOPOST, NOPRE, T_LOP3, NOPOST)
-INSN(shf, unsigned, CR_, CR, NOPRE, L_SHF, NOPOST, NOPRE, T_SHF, NOPOST)
-INSN(isetp, unsigned, CR_, CR, P_ISETP, L_ISETP, Q_ISETP, PT_ISETP, T_ISETP, QT_ISETP)
-INSN(mufu_rcp, float, CF_, CF, P_RCP, L_RCP, NOPOST, PT_RCP, T_RCP, NOPOST)
-INSN(mufu_ex2, float, CF_, CF, P_EX2, L_EX2, NOPOST, PT_EX2, T_EX2, NOPOST)
-INSN(mufu_sqrt, float, CF_, CF, NOPRE, L_SQRT, NOPOST, NOPRE, T_SQRT, NOPOST)
-INSN(i2f, unsigned, CR_, CR, P_CVT, L_I2F, NOPOST, PT_CVT, T_I2F, NOPOST)
-INSN(f2i, unsigned, CR_, CR, P_CVT, L_F2I, NOPOST, PT_CVT, T_F2I, NOPOST)
-/* The chase starts at the offset the host gives and reports the offset it ended at. */
-LAT_KERNEL(lds, unsigned, CR_, CR, NOPRE, L_LDS, NOPOST, x += base, x -= base)
-/* Chain k of a lane starts at word lane + 32 k; the host gets offsets back. */
+#define E8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+/* ISETP chained through its predicate input: each trip opens with p = (x != b) and closes with a
+ * select (latency: x = p; throughput: x = p ? x : b). */
+#define PRED_OPEN(k) "setp.ne.u32 p" #k ", %" #k ", %9;\n\t"
+#define PRED_CLOSE(k) "selp.u32 %" #k ", %" #k ", %9, p" #k ";\n\t"
+/* The lds chase starts at the offset the host gives and reports the offset it ended at; chain k
+ * of a lane's throughput run starts at word lane + 32 k. */
 #define LDS_INIT                                                                                   \
 	x0 = lane_addr, x1 = lane_addr + 128, x2 = lane_addr + 256, x3 = lane_addr + 384;          \
 	x4 = lane_addr + 512, x5 = lane_addr + 640, x6 = lane_addr + 768, x7 = lane_addr + 896
 #define LDS_FINI                                                                                   \
 	x0 -= base, x1 -= base, x2 -= base, x3 -= base, x4 -= base, x5 -= base, x6 -= base, x7 -= base
-TPUT_KERNEL(lds, unsigned, CR_, CR, NOPRE, E8(T_LDS), NOPOST, LDS_INIT, LDS_FINI)
-TPUT_KERNEL(sts, unsigned, CR_, CR, NOPRE, E8(T_STS), NOPOST, lane_addr += 128u * (threadIdx.x / 32u), (void)0)
+
+/* Frames: the declarations, trip open / close and chain set-up around the steps. */
+#define LAT_PLAIN(n, T, C, sh, op) LAT_KERNEL(n, T, C, "", STEP1(sh, op, ""), "", (void)0, (void)0)
+#define TPUT_PLAIN(n, T, C, sh, op) TPUT_KERNEL(n, T, C, "", STEP8(sh, op, ""), "", (void)0, (void)0)
+#define LAT_F32T(n, T, C, sh, op)                                                                  \
+	LAT_KERNEL(n, T, C, ".reg .f32 t;\n\t", STEP1(sh, op, "t"), "", (void)0, (void)0)
+#define TPUT_F32T(n, T, C, sh, op)                                                                 \
+	TPUT_KERNEL(n, T, C, ".reg .f32 t<8>;\n\t", STEP8(sh, op, "t"), "", (void)0, (void)0)
+#define LAT_PRED(n, T, C, sh, op)                                                                  \
+	LAT_KERNEL(n, T, C, ".reg .pred p;\n\tsetp.ne.u32 p, %0, %2;\n\t", STEP1(sh, op, "p"),     \
+		   "selp.u32 %0, 1, 0, p;\n\t", (void)0, (void)0)
+#define TPUT_PRED(n, T, C, sh, op)                                                                 \
+	TPUT_KERNEL(n, T, C, ".reg .pred p<8>;\n\t" E8(PRED_OPEN), STEP8(sh, op, "p"), E8(PRED_CLOSE), \
+		    (void)0, (void)0)
+#define LAT_CHASE(n, T, C, sh, op) LAT_KERNEL(n, T, C, "", STEP1(sh, op, ""), "", x += base, x -= base)
+#define TPUT_CHASE(n, T, C, sh, op) TPUT_KERNEL(n, T, C, "", STEP8(sh, op, ""), "", LDS_INIT, LDS_FINI)
+#define TPUT_STORE(n, T, C, sh, op)                                                                \
+	TPUT_KERNEL(n, T, C, "", STEP8(sh, op, ""), "", lane_addr += 128u * (threadIdx.x / 32u), (void)0)
+
+/* chain LT: both kernels; T: the throughput kernel only (a store has no result to chain on). */
+#define KERNELS_LT(n, T, C, fr, sh, op) LAT_##fr(n, T, C, sh, op) TPUT_##fr(n, T, C, sh, op)
+#define KERNELS_T(n, T, C, fr, sh, op) TPUT_##fr(n, T, C, sh, op)
+#define INSN(name, sass, alt, rate, chain, type, check, frame, shape, ptx, ...)                    \
+	KERNELS_##chain(name, CTYPE_##type, CON_##type, frame, shape, ptx)
+#include "insn.list"
+#undef INSN
 
 /* ---------------------------------------------------------------- E010: LDS:FFMA mix
  * Eight accumulators; each group of R FFMAs takes its multiplicand from one shared load (the
@@ -254,15 +227,12 @@ TPUT_KERNEL(sts, unsigned, CR_, CR, NOPRE, E8(T_STS), NOPOST, lane_addr += 128u 
 				     : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), \
 				       "+f"(a6), "+f"(a7)                                          \
 				     : "f"(b), "r"(addr));                                         \
-		gp_clock_end_grid(cs);                                               \
+		gp_clock_end_grid(cs);                                                             \
 		out[tid] = a0 == a1 && a0 == a2 && a0 == a3 && a0 == a4 && a0 == a5 && a0 == a6 && \
 				   a0 == a7 ? a0 : -1.0f;                                          \
 	}
 
-MIX_KERNEL(1)
-MIX_KERNEL(2)
-MIX_KERNEL(4)
-MIX_KERNEL(8)
+INSN_MIX_RATIOS(MIX_KERNEL)
 
 /* ---------------------------------------------------------------- E004 style: warps per SM
  * Each block records its SM and clock64 at its start and end (after a barrier, so the window
@@ -278,7 +248,7 @@ __device__ __forceinline__ unsigned gp_smid(void)
 }
 
 #define OCC_BEGIN                                                                                  \
-	__shared__ unsigned smem[SMEM_WORDS];                                                      \
+	__shared__ unsigned smem[INSN_SMEM_WORDS];                                                 \
 	__shared__ unsigned long long t0;                                                          \
 	const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                                \
 	const unsigned base = smem_fill(smem);                                                     \

@@ -5,6 +5,7 @@
  * Programming Guide's throughput table (results per clock per SM); "lds" is not in that table:
  * it is the 32-bank shared memory, one 32-bit word per bank per clock. */
 #include "insn.h"
+#include "stats.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,6 +73,39 @@ int gp_knee_find(const double *warps, const double *tput, size_t n, double frac,
 	return 0;
 }
 
+double gp_occ_rate(const unsigned long long *blk, unsigned blocks, int k, double ops_per_block, int *uneven_sm,
+		   int *uneven_count)
+{
+	enum { MAX_SM = 1024 };
+	int count[MAX_SM] = { 0 }, nsm = 0;
+	unsigned long long lo[MAX_SM], hi[MAX_SM];
+	double rates[MAX_SM];
+	struct gp_stats s;
+
+	*uneven_sm = *uneven_count = -1;
+	for (unsigned b = 0; b < blocks; b++) {
+		const unsigned sm = (unsigned)blk[3 * b];
+		if (sm >= MAX_SM)
+			continue;
+		if (!count[sm]++ || blk[3 * b + 1] < lo[sm])
+			lo[sm] = blk[3 * b + 1];
+		if (count[sm] == 1 || blk[3 * b + 2] > hi[sm])
+			hi[sm] = blk[3 * b + 2];
+	}
+	for (int sm = 0; sm < MAX_SM; sm++) {
+		if (!count[sm])
+			continue;
+		if (count[sm] != k && *uneven_sm < 0) {
+			*uneven_sm = sm;
+			*uneven_count = count[sm];
+		}
+		if (hi[sm] > lo[sm])
+			rates[nsm++] = count[sm] * ops_per_block / (double)(hi[sm] - lo[sm]);
+	}
+	/* The median over SMs (the harness summarises the repetitions of it). */
+	return nsm && !gp_stats(rates, (size_t)nsm, &s) ? s.median : NAN;
+}
+
 double gp_mix_model(int ffma_per_lds, int lanes, double lds_per_clk, double issue_per_clk)
 {
 	const double r = ffma_per_lds;
@@ -98,6 +132,9 @@ static const struct {
 	{ "shift", { 64, 64, 64, 64, 64, 64 } },
 	{ "logic", { 64, 64, 64, 64, 64, 64 } },
 	{ "compare", { 64, 64, 64, 64, 64, 64 } },
+	{ "brev", { 16, 16, 16, 16, 16, 16 } },  /* 32-bit integer bit reverse */
+	{ "clz", { 16, 16, 16, 16, 16, 16 } },   /* count of leading zeros, most significant non-sign bit */
+	{ "popc", { 16, 16, 16, 16, 16, 16 } },  /* population count */
 	{ "cvt", { 16, 16, 16, 16, 16, 16 } },
 	/* I2FP (sm_86+ int -> float) runs on the integer pipe; not emitted before sm_86. */
 	{ "i2fp", { 0, 0, 0, 64, 64, 64 } },
