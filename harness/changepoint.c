@@ -109,6 +109,57 @@ static double crossing(const double *footprint, const double *latency, const str
 	return r->level[k].footprint_last;
 }
 
+/* Capacities and the evidence of every boundary. */
+static void evidence(const double *footprint, const double *latency, struct gp_cp_result *r)
+{
+	const double noise = r->sigma > r->sigma_fit ? r->sigma : r->sigma_fit;
+
+	for (size_t k = 0; k < r->nlevels; k++) {
+		struct gp_cp_level *lv = &r->level[k];
+		lv->capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
+		lv->npoints = lv->last - lv->first + 1;
+		lv->step_noise = lv->step_t = 0;
+		if (k + 1 < r->nlevels) {
+			const size_t n2 = r->level[k + 1].last - r->level[k + 1].first + 1;
+			lv->step_noise = fabs(log(r->level[k + 1].latency / lv->latency)) / noise;
+			lv->step_t = lv->step_noise / sqrt(1.0 / (double)lv->npoints + 1.0 / (double)n2);
+		}
+	}
+}
+
+int gp_changepoint_supported(const double *footprint, const double *latency, size_t n, double min_step,
+			     struct gp_cp_result *r)
+{
+	double *tmp;
+
+	if (gp_changepoint_step(footprint, latency, n, min_step, r))
+		return -1;
+	if (!(tmp = malloc(n * sizeof *tmp)))
+		return -1;
+	for (;;) {
+		size_t weak = r->nlevels;
+		for (size_t k = 0; k + 1 < r->nlevels; k++)
+			if (!gp_cp_supported(r, k) && (weak == r->nlevels || r->level[k].step_t < r->level[weak].step_t))
+				weak = k;
+		if (weak == r->nlevels)
+			break;
+		/* One level across the unsupported boundary (and the transition points in it). */
+		struct gp_cp_level *a = &r->level[weak], *b = &r->level[weak + 1];
+		size_t m = 0;
+		for (size_t q = a->first; q <= b->last; q++)
+			tmp[m++] = latency[q];
+		a->last = b->last;
+		a->latency = median(tmp, m);
+		a->footprint_last = footprint[a->last];
+		a->footprint_next = a->last + 1 < n ? footprint[a->last + 1] : 0;
+		memmove(b, b + 1, (r->nlevels - weak - 2) * sizeof *b);
+		r->nlevels--;
+		evidence(footprint, latency, r);
+	}
+	free(tmp);
+	return 0;
+}
+
 int gp_cp_supported(const struct gp_cp_result *r, size_t k)
 {
 	return k + 1 < r->nlevels && r->level[k].step_t >= GP_CP_MIN_T && r->level[k].step_noise >= GP_CP_MIN_NOISE &&
@@ -215,17 +266,7 @@ int gp_changepoint_step(const double *footprint, const double *latency, size_t n
 		lv->footprint_next = j + 1 < n ? footprint[j + 1] : 0;
 	}
 	merge_close_levels(footprint, latency, n, min_step, r, tmp);
-	for (size_t k = 0; k < r->nlevels; k++) {
-		struct gp_cp_level *lv = &r->level[k];
-		const double noise = r->sigma > r->sigma_fit ? r->sigma : r->sigma_fit;
-		lv->capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
-		lv->npoints = lv->last - lv->first + 1;
-		if (k + 1 < r->nlevels) {
-			const size_t n2 = r->level[k + 1].last - r->level[k + 1].first + 1;
-			lv->step_noise = fabs(log(r->level[k + 1].latency / lv->latency)) / noise;
-			lv->step_t = lv->step_noise / sqrt(1.0 / (double)lv->npoints + 1.0 / (double)n2);
-		}
-	}
+	evidence(footprint, latency, r);
 	rc = 0;
 done:
 	free(y);

@@ -54,6 +54,11 @@ struct gp_cp_result {
 /* Boundary k (between level k and k + 1) meets the evidence rule. */
 int gp_cp_supported(const struct gp_cp_result *r, size_t k);
 
+/* gp_changepoint_step, then levels whose boundary lacks the evidence merged, weakest first, until
+ * every boundary left is supported: what a profile may publish. */
+int gp_changepoint_supported(const double *footprint, const double *latency, size_t n, double min_step,
+			     struct gp_cp_result *r);
+
 /* footprint[] strictly ascending, latency[] > 0, n >= 1 (at most 4096 points).
  * 0 on success, -1 on bad input or out of memory. */
 int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r);

@@ -31,6 +31,15 @@ int gp_profile_add(struct gp_profile *p, const char *key, double value, const ch
 	return 0;
 }
 
+int gp_profile_add_text(struct gp_profile *p, const char *key, const char *value, const char *unit,
+			const char *method, const char *source)
+{
+	if (gp_profile_add(p, key, 0, unit, method, source))
+		return -1;
+	snprintf(p->e[p->n - 1].value, sizeof p->e[p->n - 1].value, "%s", value);
+	return 0;
+}
+
 void gp_profile_free(struct gp_profile *p)
 {
 	free(p->e);

@@ -18,6 +18,9 @@ struct gp_profile {
 
 int gp_profile_add(struct gp_profile *p, const char *key, double value, const char *unit, const char *method,
 		   const char *source);
+/* A key whose value is a word, e.g. "none detected" where a level lacks the evidence. */
+int gp_profile_add_text(struct gp_profile *p, const char *key, const char *value, const char *unit,
+			const char *method, const char *source);
 void gp_profile_free(struct gp_profile *p);
 /* <dir>/profile.csv; 0, GP_EFAIL or GP_EIO. */
 int gp_profile_write(const struct gp_profile *p, const char *dir);

@@ -65,7 +65,7 @@ static size_t mem_levels(const struct gp_table *t, const char *pattern, const ch
 	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
 	size_t n = fp && lat ? curve(t, pattern, path, stride, fp, lat, MAXPTS) : 0;
 
-	if (n < 3 || gp_changepoint_step(fp, lat, n, min_step, cp))
+	if (n < 3 || gp_changepoint_supported(fp, lat, n, min_step, cp))
 		n = 0;
 	free(fp);
 	free(lat);
@@ -154,14 +154,21 @@ static void lat_mem_tlb_derive(struct gp_profile *prof, const struct gp_table *t
 		char key[64], method[160];
 		if (!mem_levels(t, NULL, paths[p], -1, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
 			continue;
-		snprintf(method, sizeof method, "page-stride random chase, %s path, change-point levels", paths[p]);
+		snprintf(method, sizeof method,
+			 "page-stride random chase, %s path, change-point levels (t >= %.0f, step >= %.0f noise)", paths[p],
+			 GP_CP_MIN_T, GP_CP_MIN_NOISE);
 		gp_profile_add(prof, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
+		if (cp.nlevels < 2)
+			gp_profile_add_text(prof, "tlb1_reach_bytes", "none detected", "bytes", method, "lat_mem_tlb");
 		for (size_t k = 0; k + 1 < cp.nlevels && k < 3; k++) {
 			snprintf(key, sizeof key, "tlb%zu_reach_bytes", k + 1);
 			gp_profile_add(prof, key, cp.level[k].capacity, "bytes", method, "lat_mem_tlb");
 			snprintf(key, sizeof key, "tlb%zu_miss_cycles", k + 1);
 			gp_profile_add(prof, key, cp.level[k + 1].latency - cp.level[k].latency, "cycles", method,
 				       "lat_mem_tlb");
+			snprintf(key, sizeof key, "tlb%zu_step_t", k + 1);
+			gp_profile_add(prof, key, cp.level[k].step_t, "standard errors",
+				       "the miss step over its standard error (evidence)", "lat_mem_tlb");
 		}
 		return;
 	}
@@ -186,9 +193,12 @@ static void levels_md(FILE *md, const struct gp_table *t, const char *pattern, c
 	fprintf(md, "\n%s, `%s` path", what, path);
 	if (stride > 0)
 		fprintf(md, ", %.0f KiB stride", stride / 1024);
-	fprintf(md, ": %zu levels over %zu footprints (noise %.3f in ln latency).\n\n", cp.nlevels, n, cp.sigma);
+	fprintf(md, ": %zu level%s over %zu footprints (noise %.3f in ln latency; a boundary is kept when its "
+		    "step is at least %.0f standard errors and %.0f times the noise, with %d points on each side)%s.\n\n",
+		cp.nlevels, cp.nlevels == 1 ? "" : "s", n, fmax(cp.sigma, cp.sigma_fit), GP_CP_MIN_T, GP_CP_MIN_NOISE,
+		GP_CP_MIN_POINTS, cp.nlevels == 1 ? ": no step detected" : "");
 	gp_md_header(md, "level", "latency (cycles)", "footprints on the level", "capacity (last on level)",
-		     "next footprint");
+		     "next footprint", "points", "step to next / noise", "step / std. error");
 	for (size_t k = 0; k < cp.nlevels; k++) {
 		const struct gp_cp_level *l = &cp.level[k];
 		snprintf(span, sizeof span, "%s … %s", kib(a, sizeof a, l->footprint_first),
@@ -198,6 +208,9 @@ static void levels_md(FILE *md, const struct gp_table *t, const char *pattern, c
 		gp_md_str(md, span);
 		gp_md_str(md, kib(a, sizeof a, l->footprint_last));
 		gp_md_str(md, l->footprint_next > 0 ? kib(b, sizeof b, l->footprint_next) : NULL);
+		gp_md_num(md, (double)l->npoints);
+		gp_md_num(md, k + 1 < cp.nlevels ? l->step_noise : NAN);
+		gp_md_num(md, k + 1 < cp.nlevels ? l->step_t : NAN);
 		gp_md_end(md);
 	}
 }

@@ -44,7 +44,7 @@ static void onchip_derive(struct gp_profile *prof, const struct gp_table *t, con
 	if (isnan(best))
 		return;
 	gp_profile_add(prof, key, best, "cycles", "single-thread dependent chase, smallest footprint", exp);
-	if (strcmp(exp, "lat_const") || n < 3 || gp_changepoint(fp, lat, n, &cp))
+	if (strcmp(exp, "lat_const") || n < 3 || gp_changepoint_supported(fp, lat, n, GP_CP_MIN_STEP, &cp))
 		return;
 	for (size_t k = 0; k + 1 < cp.nlevels && k < 2; k++) {
 		static const char method[] = "constant chase, change-point levels";

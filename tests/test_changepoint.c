@@ -188,6 +188,11 @@ static void test_real_h100_capacities(void **state)
 	assert_true(r.level[1].capacity > 25165824 && r.level[1].capacity < 29360128);
 	assert_true(r.level[2].capacity > 50331648 && r.level[2].capacity < 58720256);
 	assert_true(r.level[3].latency > 670 && r.level[3].latency < 690);
+	/* every one of these boundaries stands far above the noise: nothing is merged */
+	assert_int_equal(gp_changepoint_supported(fp, lat, GP_ARRAY_SIZE(fp), GP_CP_MIN_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 4);
+	for (size_t k = 0; k + 1 < r.nlevels; k++)
+		assert_true(gp_cp_supported(&r, k));
 }
 
 /* Plateaus a few percent apart: one level for caches (10 % rule), two for a TLB curve (2 %). The
@@ -242,7 +247,12 @@ static void test_evidence(void **state)
 			if (gp_cp_supported(&r, k))
 				fail_msg("trial %d: noise detected as a level boundary at %g (step %.2f noise, t %.1f)",
 					 trial, r.level[k].capacity, r.level[k].step_noise, r.level[k].step_t);
+		/* what may be published: one level, no boundary */
+		assert_int_equal(gp_changepoint_supported(fp, flat, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+		assert_int_equal(r.nlevels, 1);
 	}
+	assert_int_equal(gp_changepoint_supported(fp, lat, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 2);
 }
 
 int main(void)
