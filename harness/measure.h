@@ -42,7 +42,7 @@ struct gp_meas;
 
 struct gp_probe {
 	enum gp_runner runner;
-	const void *image; /* the embedded module gp_meas_kernel() loads from */
+	const void *image; /* the embedded module gp_meas_kernel() loads from (NULL: gp_meas_kernel_image only) */
 	/* Buffers, kernel, geometry, arguments, host reference (ctx). 0, or an error from the
 	 * gp_meas_* calls; gp_meas_na()/gp_meas_fail() make a row without measurements. */
 	int (*setup)(struct gp_meas *m);
