@@ -59,7 +59,8 @@ static int stall_launch(struct gp_meas *m, struct stall_run *s, size_t out_bytes
 	const size_t cyc_bytes = STALL_THREADS * sizeof *s->h_cyc;
 	int rc;
 
-	if ((rc = gp_meas_buf(m, &s->out, out_bytes, poison)) || (rc = gp_meas_buf(m, &s->cyc, cyc_bytes, GP_NO_POISON)) ||
+	if ((rc = gp_meas_buf(m, &s->out, out_bytes, poison)) ||
+	    (rc = gp_meas_buf(m, &s->cyc, cyc_bytes, GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &s->in, in_bytes, GP_NO_POISON)) || (rc = gp_meas_upload(m, s->in, in, in_bytes)))
 		return rc;
 	s->h_out = gp_meas_readback(m, s->out, out_bytes, GP_EVERY_REP);
@@ -163,10 +164,8 @@ static void stall_ffma_sample(struct gp_meas *m)
 	if (m->rep < 0)
 		return;
 	for (int tid = 0; tid < STALL_THREADS; tid++) {
-		int bad = 0;
-		for (int a = 0; a < c->chains; a++)
-			bad |= memcmp(&out[tid * c->chains + a], &c->ref[(tid % 7) * SP_STALL_ILP + a], sizeof(float)) != 0;
-		wrong += bad;
+		const float *ref = &c->ref[(tid % 7) * SP_STALL_ILP];
+		wrong += memcmp(&out[tid * c->chains], ref, (size_t)c->chains * sizeof(float)) != 0;
 	}
 	stall_verdict(m, &c->run, wrong, "cycles_per_insn", (double)c->per_thread);
 }

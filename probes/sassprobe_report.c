@@ -172,7 +172,8 @@ static void stall_cell(FILE *md, const struct gp_table *t, const char *chain, co
 	if (r >= 0 && !gp_table_row_ok(t, (size_t)r))
 		snprintf(cell, sizeof cell, "%.40s", status ? status : "");
 	else if (r >= 0)
-		snprintf(cell, sizeof cell, "%s %s", gp_md_fmt(num, sizeof num, gp_table_num(t, (size_t)r, "cycles_per_insn")),
+		snprintf(cell, sizeof cell, "%s %s",
+			 gp_md_fmt(num, sizeof num, gp_table_num(t, (size_t)r, "cycles_per_insn")),
 			 gp_table_num(t, (size_t)r, "correct") == 1 ? "ok" : "**wrong**");
 	gp_md_str(md, r >= 0 ? cell : NULL);
 }

@@ -120,7 +120,9 @@ static void test_fault_isolation(void **state)
  * The points after it are measured by a fresh process. */
 static void test_expected_fault_passes(void **state)
 {
-	static const char *const want[][2] = { { "ldg", "keep" }, { "ldg", "clear" }, { "lds", "keep" }, { "lds", "clear" } };
+	static const char *const want[][2] = {
+		{ "ldg", "keep" }, { "ldg", "clear" }, { "lds", "keep" }, { "lds", "clear" },
+	};
 	struct gp_table *t;
 	int st;
 

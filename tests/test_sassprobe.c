@@ -486,7 +486,8 @@ static void test_stall_wait_report_shows_expected_fault(void **state)
 	gp_analysis_find("stall_wait")->report(md, t, NULL);
 	fclose(md);
 	assert_non_null(strstr(text, "| ldg | keep | 16 | 47.09 | correct |"));
-	assert_non_null(strstr(text, "| ldg | clear | – | – | expected-fault: the loads' consumers no longer wait for them: boom |"));
+	assert_non_null(strstr(text, "| ldg | clear | – | – | expected-fault: the loads' consumers no longer wait "
+				     "for them: boom |"));
 	assert_non_null(strstr(text, "| lds | clear | 16 | 0.001465 | **stale / wrong** |"));
 	free(text);
 	gp_table_free(t);
