@@ -131,7 +131,7 @@ static void bank_finish(struct gp_meas *m)
 	const double cpi = gp_meas_stat(m, "cycles_per_insn", GP_MEDIAN);
 
 	gp_meas_num(m, "insn_per_clk_per_smsp", 1.0 / cpi);
-	gp_meas_floor(m, "one SMSP's issue", cpi, 1.0, 0.02, "cycles per instruction");
+	gp_meas_floor(m, "one SMSP", cpi, 1.0, 0.02, "cycles per instruction");
 }
 
 #define BANK_PROBE(name)                                                                            \
@@ -142,8 +142,12 @@ static void bank_finish(struct gp_meas *m)
 
 /* ---------------------------------------------------------------- E103 regbank_ffma */
 
+#define BANK_OP_NAME(name, T, ptx, cons, mnemonic, cls, nsrc) " " #name
+
 static const struct gp_param regbank_ffma_params[] = {
-	{ "op", GP_PARAM_NAME, 0, 0, "ffma fmul iadd3", "ffma fmul iadd3", "instruction of the stream" },
+	/* Every instruction of the list, by default too; + 1 drops the leading space. */
+	{ "op", GP_PARAM_NAME, 0, 0, SP_BANK_OPS(BANK_OP_NAME) + 1, SP_BANK_OPS(BANK_OP_NAME) + 1,
+	  "instruction of the stream" },
 	{ "combo", GP_PARAM_NAME, 0, 0, "000 001 010 100 012 013 023 123 same", "000 001 010 100 012 same",
 	  "register residues mod 8 of Ra Rb Rc (distinct registers); same: one register in every slot" },
 	{ "reuse", GP_PARAM_INT, 0, 7, NULL, "0 7", "reuse flags of every instruction (1 Ra, 2 Rb, 4 Rc)" },
@@ -161,9 +165,9 @@ static const struct {
 	enum gp_insn_class cls;
 	int nsrc;
 } bank_ops[] = {
-	{ "ffma", "bank_ffma", "FFMA", GP_I_FFMA_RRR, 3 },
-	{ "fmul", "bank_fmul", "FMUL", GP_I_FMUL_RRR, 2 },
-	{ "iadd3", "bank_iadd3", "IADD3", GP_I_IADD3_RRR, 3 },
+#define BANK_OP_ROW(name, T, ptx, cons, mnemonic, cls, nsrc) { #name, "bank_" #name, mnemonic, cls, nsrc },
+	SP_BANK_OPS(BANK_OP_ROW)
+#undef BANK_OP_ROW
 };
 
 /* Ra Rb Rc of the combo's residues mod 8 (distinct registers), or one register in every slot. */
@@ -195,7 +199,7 @@ static int regbank_ffma_setup(struct gp_meas *m)
 	const char *opname = gp_meas_param_str(m, "op");
 	size_t o = 0;
 
-	while (strcmp(bank_ops[o].name, opname))
+	while (o + 1 < GP_ARRAY_SIZE(bank_ops) && strcmp(bank_ops[o].name, opname))
 		o++;
 	*b = (struct bank){ .kernel = bank_ops[o].kernel, .mnemonic = bank_ops[o].mnemonic,
 			    .op = gp_insn_classes[bank_ops[o].cls].opcode, .nsrc = bank_ops[o].nsrc, .n = 1,

@@ -176,7 +176,7 @@ static void stall_ffma_finish(struct gp_meas *m)
 	const struct stall_ffma *c = m->ctx;
 
 	stall_cells(m, &c->run);
-	gp_meas_floor(m, "one warp's FFMA issue", gp_meas_stat(m, "cycles_per_insn", GP_MEDIAN), 1.0, 0.02,
+	gp_meas_floor(m, "one warp", gp_meas_stat(m, "cycles_per_insn", GP_MEDIAN), 1.0, 0.02,
 		      "cycles per FFMA");
 }
 

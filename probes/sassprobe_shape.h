@@ -17,4 +17,12 @@
 #define SP_NLIVE 64
 #define SP_BANK_IN (SP_NLIVE + 8)
 
+/* The instructions of the register-bank streams: a template kernel bank_<name> each, regbank_ffma's
+ * `op` values and the plans' opcodes. X(name, element type, PTX of the 8 chains (regbank.cu),
+ * operand constraint, SASS mnemonic, instruction class (sass/insn.h), register sources). */
+#define SP_BANK_OPS(X)                                                                              \
+	X(ffma, float, FFMA_OP, CONS_F, "FFMA", GP_I_FFMA_RRR, 3)                                 \
+	X(fmul, float, FMUL_OP, CONS_F, "FMUL", GP_I_FMUL_RRR, 2)                                 \
+	X(iadd3, int, IADD3_OP, CONS_R, "IADD3", GP_I_IADD3_RRR, 3)
+
 #endif

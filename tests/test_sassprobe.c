@@ -27,6 +27,7 @@
 #include "experiment.h"
 #include "measure.h"
 #include "sassprobe.h"
+#include "sassprobe_shape.h"
 #include "sass/patch.h"
 #include "suite.h"
 #include "table.h"
@@ -254,15 +255,17 @@ static void test_wait_plan(void **state)
 		}
 }
 
-/* The bank streams: 240 instructions, free registers never written in the loop, and a source
- * plan that rewrites only Ra/Rb/Rc/reuse of those 240. */
+/* The bank streams (every instruction of SP_BANK_OPS): 240 instructions, free registers never
+ * written in the loop, and a source plan that rewrites only Ra/Rb/Rc/reuse of those 240. */
 static void test_bank_plan(void **state)
 {
-	static const struct {
+#define BANK_OP_ROW(name, T, ptx, cons, mnemonic, cls, nsrc) { "bank_" #name, gp_insn_classes[cls].opcode, nsrc },
+	const struct {
 		const char *kernel;
 		uint32_t op;
 		int nsrc;
-	} k[] = { { "bank_ffma", 0x223, 3 }, { "bank_fmul", 0x220, 2 }, { "bank_iadd3", 0x210, 3 } };
+	} k[] = { SP_BANK_OPS(BANK_OP_ROW) };
+#undef BANK_OP_ROW
 
 	(void)state;
 	NEED_NVCC();

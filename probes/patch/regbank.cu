@@ -56,6 +56,5 @@
 #define CONS_F(x) "f"(x)
 #define CONS_R(x) "r"(x)
 
-BANK_KERNEL(bank_ffma, float, FFMA_OP, CONS_F)
-BANK_KERNEL(bank_fmul, float, FMUL_OP, CONS_F)
-BANK_KERNEL(bank_iadd3, int, IADD3_OP, CONS_R)
+#define BANK_OP(name, T, OPSTR, CONS, mnemonic, cls, nsrc) BANK_KERNEL(bank_##name, T, OPSTR, CONS)
+SP_BANK_OPS(BANK_OP)
