@@ -89,10 +89,16 @@ extern const size_t gp_nexperiments;
 const struct gp_experiment *gp_experiment_find(const char *name);
 
 /* A row's status is "ok", "n/a: why" (a point the sweep asks for but the probe cannot form: no
- * numbers, not a failure) or why its numbers must not be used. gp_status_na says whether it is
- * n/a; gp_status_rc is measure()'s return for a row with it: 0 for ok and n/a, else GP_EVALID. */
+ * numbers, not a failure), "expected-fault: why: error" (a point whose kernel the experiment
+ * makes fault on purpose, and it did: the fault is the result) or why its numbers must not be
+ * used. gp_status_na says whether it is n/a; gp_status_rc is measure()'s return for a row with
+ * it: 0 for ok, n/a and expected-fault, else GP_EVALID. */
 int gp_status_na(const char *status);
 int gp_status_rc(const char *status);
+/* The status of a point that ended in a fault (`what` happened): "expected-fault: <why>: <what>"
+ * when the experiment expects it (why, from gp_probe.expect_fault), else "fault: <what>". */
+void gp_status_fault(char *buf, size_t len, const char *why, const char *what);
+int gp_status_expected_fault(const char *status);
 
 /* Run-wide state handed to the measurement: device, repetitions. */
 struct gp_device;

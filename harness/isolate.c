@@ -6,6 +6,7 @@
  * calls CUDA: a context made before fork() is unusable in the child. */
 #include "gp.h"
 #include "isolate.h"
+#include "measure.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -293,6 +294,24 @@ static void failed_row(struct gp_table *t, const struct gp_sweep *sw, size_t p, 
 		gp_err("internal: failed row: %s", err);
 }
 
+/* The status of point p, which ended in error rc (`what` happened): an expected fault where the
+ * error is a CUDA one and the experiment declared that the point may fault on purpose
+ * (gp_probe.expect_fault), else a fault. Returns 1 when it was expected. */
+static int fault_status(const struct gp_sweep *sw, size_t p, int rc, const char *what, char *buf, size_t len)
+{
+	const char *why = NULL;
+	struct gp_point pt;
+
+	if (rc == GP_ECUDA) {
+		gp_sweep_point(sw, p, &pt);
+		why = gp_expected_fault(sw->exp->impl, &pt);
+	}
+	gp_status_fault(buf, len, why, what);
+	if (why) /* the measuring process reported the error as it saw it */
+		gp_info("gpuprobe: %s: that fault was expected (%s)\n", sw->exp->name, why);
+	return why != NULL;
+}
+
 static void describe_exit(int st, char *buf, size_t len)
 {
 	if (WIFSIGNALED(st))
@@ -336,7 +355,8 @@ static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, 
 		rc = gp_measure(&run, sw->exp->impl, &pt, t);
 		iso->progress->done++;
 		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
-			snprintf(why, sizeof why, "fault: %s", gp_last_error()[0] ? gp_last_error() : "error");
+			/* Expected or not, the fault took the context: the run ends here. */
+			fault_status(sw, p, rc, gp_last_error()[0] ? gp_last_error() : "error", why, sizeof why);
 			if (t->nrows == before)
 				failed_row(t, sw, p, why);
 			iso->dead = 1; /* the context is unusable: nothing more can be measured */
@@ -412,9 +432,11 @@ int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struc
 					waitpid(pid, &st, 0);
 					return GP_ENOGPU;
 				}
-				snprintf(why, sizeof why, "fault: %s", m.h.ncells ? m.cells[0] : "CUDA error");
+				/* The child's context died with the point; a fresh child goes on either way. */
+				if (!fault_status(sw, next, m.h.rc, m.h.ncells ? m.cells[0] : "CUDA error", why,
+						  sizeof why))
+					worst = worst > GP_ECUDA ? worst : GP_ECUDA;
 				failed_row(t, sw, next++, why);
-				worst = worst > GP_ECUDA ? worst : GP_ECUDA;
 				iso->progress->done++;
 				ended = 2;
 			} else {

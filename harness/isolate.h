@@ -41,7 +41,9 @@ struct gp_isolation {
 };
 
 /* Measure every point of sw into t. Returns the worst gp_exit code of the points (GP_ECUDA if any
- * point faulted or hung, with a row saying so), or GP_ENOGPU / GP_EFAIL if nothing could run. */
+ * point faulted or hung, with a row saying so), or GP_ENOGPU / GP_EFAIL if nothing could run. A
+ * point the experiment expects to fault (gp_probe.expect_fault) that does gets the row
+ * "expected-fault: …" and does not count, except in-process, where the lost context ends it. */
 int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t);
 
 double gp_now(void);

@@ -283,6 +283,11 @@ static int composite(struct gp_run *run, const struct gp_exp_impl *im, const str
 	return rc;
 }
 
+const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_point *pt)
+{
+	return im->probe && im->probe->expect_fault ? im->probe->expect_fault(pt) : NULL;
+}
+
 int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt, struct gp_table *t)
 {
 	const struct gp_probe *pr = im->probe;

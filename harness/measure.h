@@ -42,7 +42,7 @@ struct gp_meas;
 
 struct gp_probe {
 	enum gp_runner runner;
-	const void *image; /* the embedded module gp_meas_kernel() loads from */
+	const void *image; /* the embedded module gp_meas_kernel() loads from (NULL: gp_meas_kernel_image only) */
 	/* Buffers, kernel, geometry, arguments, host reference (ctx). 0, or an error from the
 	 * gp_meas_* calls; gp_meas_na()/gp_meas_fail() make a row without measurements. */
 	int (*setup)(struct gp_meas *m);
@@ -58,6 +58,11 @@ struct gp_probe {
 	void (*finish)(struct gp_meas *m);
 	/* Optional. Free what setup() made beyond the gp_meas buffers, modules and host memory. */
 	void (*cleanup)(struct gp_meas *m);
+	/* Optional. Why this point's kernel may fault on purpose (a patched kernel made to use a
+	 * register before its load lands), or NULL. A CUDA error of such a point is its result: the
+	 * isolation layer writes its row as "expected-fault: <why>: <error>", which does not fail
+	 * the run (gp_status_rc); a fault of any other point still does. */
+	const char *(*expect_fault)(const struct gp_point *pt);
 	const char *primary; /* the metric whose spread is the row's "spread" */
 	size_t ctx_size;     /* zeroed per-point state for the hooks (m->ctx) */
 	double batch_ms;     /* GP_RUN_BATCH: target batch length (default 20 ms) */
@@ -136,6 +141,9 @@ void gp_meas_str(struct gp_meas *m, const char *col, const char *v);
 /* A parameter of the point (shorthands for gp_point_int/str). */
 long gp_meas_param(const struct gp_meas *m, const char *name);
 const char *gp_meas_param_str(const struct gp_meas *m, const char *name);
+
+/* The reason the experiment's probe gives to expect a fault at this point, or NULL. */
+const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_point *pt);
 
 /* ---- status: the first failure stands */
 int gp_meas_ok(const struct gp_meas *m);

@@ -3,6 +3,7 @@
 #include "gp.h"
 #include "experiment.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +38,24 @@ int gp_status_na(const char *status)
 	return !strncmp(status, "n/a", 3);
 }
 
+#define EXPECTED_FAULT "expected-fault: "
+
+int gp_status_expected_fault(const char *status)
+{
+	return !strncmp(status, EXPECTED_FAULT, strlen(EXPECTED_FAULT));
+}
+
 int gp_status_rc(const char *status)
 {
-	return !strcmp(status, "ok") || gp_status_na(status) ? 0 : GP_EVALID;
+	return !strcmp(status, "ok") || gp_status_na(status) || gp_status_expected_fault(status) ? 0 : GP_EVALID;
+}
+
+void gp_status_fault(char *buf, size_t len, const char *why, const char *what)
+{
+	if (why)
+		snprintf(buf, len, EXPECTED_FAULT "%s: %s", why, what);
+	else
+		snprintf(buf, len, "fault: %s", what);
 }
 
 const char *const gp_condition_columns[] = { "nvml_sm_MHz", "power_W", "temp_C", "throttle", "conditions",

@@ -1,14 +1,13 @@
-/* sassplan.c — patch plans and derivations of the SASS probes (probes/sassprobe.h).
+/* sassplan.c — patch plans of the SASS probes (probes/sassprobe.h).
  *
  * Plans work on a private copy of a template cubin and go through gp_sass_patch, so the
  * relocation, bounds and REGCOUNT checks apply to every edit; only the stall/yield pairs ptxas
- * never emits are forced, because those are the experiment. Derivations are pure functions of a
- * finished table so that tests can feed them synthetic rows. */
+ * never emits are forced, because those are the experiment. Pitfall: a wait bit is cleared only
+ * on a plain consumer (the first waiter reads the load's register), never on an unrelated wait. */
 #include "sassprobe.h"
 #include "sass/patch.h"
 #include "gp.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,138 +186,4 @@ long sp_plan_sources(struct gp_cubin *c, const char *kernel, uint32_t op, const 
 			return -1;
 	}
 	return (long)len;
-}
-
-/* ---------------------------------------------------------------- derivations */
-
-static int row_ok(const struct gp_table *t, size_t r)
-{
-	const char *s = gp_table_get(t, r, "status");
-	return s && !strcmp(s, "ok");
-}
-
-static int cell_is(const struct gp_table *t, size_t r, const char *col, const char *v)
-{
-	const char *s = gp_table_get(t, r, col);
-	return s && !strcmp(s, v);
-}
-
-/* Per stall count, the rows without the yield bit decide where there are any: on the H100 stall
- * counts 12-15 with yield set do not stall at all (1-2 cycles, wrong results), which says nothing
- * about the fixed latency and would otherwise hide the answer (no safe stall found). */
-int sp_min_safe_stall(const struct gp_table *t)
-{
-	int wrong[2][16] = { { 0 } }, seen[2][16] = { { 0 } }, best = -1;
-	int wrong_s[16], seen_s[16];
-
-	for (size_t r = 0; r < t->nrows; r++) {
-		double s, ok, y = 1;
-		if (!row_ok(t, r) || !cell_is(t, r, "chain", "dep") || gp_table_get_double(t, r, "stall", &s) ||
-		    gp_table_get_double(t, r, "correct", &ok) || s < 1 || s > 15)
-			continue;
-		if (gp_table_get_double(t, r, "yield", &y))
-			y = 1;
-		seen[y != 0][(int)s] = 1;
-		wrong[y != 0][(int)s] |= ok != 1;
-	}
-	for (int s = 0; s < 16; s++) {
-		const int y = seen[0][s] ? 0 : 1;
-		seen_s[s] = seen[y][s];
-		wrong_s[s] = wrong[y][s];
-	}
-	for (int s = 15; s >= 1; s--) {
-		if (!seen_s[s])
-			continue;
-		if (wrong_s[s])
-			break;
-		best = s;
-	}
-	return best;
-}
-
-/* Cycles per instruction of the rows selected by (col == val), indexed by an integer column. */
-static size_t collect(const struct gp_table *t, const char *selcol, const char *selval, const char *keycol,
-		      double *key, double *cyc, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t r = 0; r < t->nrows && n < max; r++) {
-		if (!row_ok(t, r) || (selcol && !cell_is(t, r, selcol, selval)) ||
-		    gp_table_get_double(t, r, keycol, &key[n]) || gp_table_get_double(t, r, "cycles_per_insn", &cyc[n]) ||
-		    isnan(cyc[n]))
-			continue;
-		n++;
-	}
-	return n;
-}
-
-#define SP_MIN_STEP 0.1 /* cycles per instruction: smaller differences are noise, not a conflict */
-
-int sp_bank_count(const struct gp_table *t, double *penalty)
-{
-	static const char *const forms[] = { "pair", "triple" };
-	double key[256], cyc[256];
-
-	*penalty = NAN;
-	for (size_t f = 0; f < GP_ARRAY_SIZE(forms); f++) {
-		size_t n = collect(t, "form", forms[f], "rb_offset", key, cyc, 256);
-		double fast = INFINITY, slow = -INFINITY, mid;
-		int any = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			fast = fmin(fast, cyc[i]);
-			slow = fmax(slow, cyc[i]);
-		}
-		if (n < 2 || slow - fast < SP_MIN_STEP)
-			continue;       /* no conflict in this form: try the next */
-		mid = (fast + slow) / 2;
-		for (int p = 2; p <= 32; p *= 2) {
-			int consistent = 1;
-			for (size_t i = 0; i < n && consistent; i++) {
-				long k = (long)key[i];
-				int conflict = cyc[i] > mid, predicted = k % p == 0;
-				any |= conflict && k;
-				consistent = conflict == predicted;
-			}
-			if (consistent && any) {
-				*penalty = slow - fast;
-				return p;
-			}
-		}
-		*penalty = slow - fast;
-		return 0;
-	}
-	return 0;
-}
-
-int sp_reuse_entries(const struct gp_table *t, const char *slot)
-{
-	double hit = NAN, miss = NAN, at_n[65];
-	int have[65] = { 0 }, best = -1;
-
-	for (size_t r = 0; r < t->nrows; r++) {
-		double d, reuse, c;
-		if (!row_ok(t, r) || !cell_is(t, r, "slot", slot) || gp_table_get_double(t, r, "distinct", &d) ||
-		    gp_table_get_double(t, r, "reuse", &reuse) || gp_table_get_double(t, r, "cycles_per_insn", &c) ||
-		    d < 1 || d > 64)
-			continue;
-		if (!reuse) {
-			miss = isnan(miss) ? c : fmax(miss, c);
-			continue;
-		}
-		if (d == 1)
-			hit = c;
-		at_n[(int)d] = c;
-		have[(int)d] = 1;
-	}
-	if (isnan(hit) || isnan(miss) || miss - hit < SP_MIN_STEP)
-		return -1;
-	for (int d = 1; d <= 64; d++) {
-		if (!have[d])
-			continue;
-		if (at_n[d] - hit > (miss - hit) / 2)
-			break;
-		best = d;
-	}
-	return best;
 }

@@ -1,6 +1,7 @@
-/* sassprobe.h — patch plans of the SASS probes (stall_*, regbank_*) and the derivations from
- * their tables, host-only so that tests/test_sassprobe.c can run them on real template cubins
- * and synthetic measurements without a GPU.
+/* sassprobe.h — the SASS probes (stall_*, regbank_*): patch plans (sassplan.c), the patched
+ * kernel of a point (sassprobe.c) and the derivations from their tables (sassprobe_report.c).
+ * Plans and derivations are host-only, so tests/test_sassprobe.c runs them on real template
+ * cubins and synthetic tables without a GPU.
  *
  * A plan finds the timed region of a template kernel (the instructions between its first two
  * unpredicated CS2R Rd, SR_CLOCKLO), the instructions of one form in it (FFMA R,R,R,R …), and
@@ -54,7 +55,20 @@ long sp_plan_wait(struct gp_cubin *c, const char *kernel, uint32_t load_opcode, 
 long sp_plan_sources(struct gp_cubin *c, const char *kernel, uint32_t op, const int (*src)[3], size_t n,
 		     unsigned reuse);
 
-/* ---- derivations (pure functions of a result table) ---- */
+/* ---- the patched kernel of a sweep point (measurement side) ---- */
+
+struct gp_meas;
+/* Edits the private template copy c for the point in hand: returns what it counts (instructions
+ * patched, consumers, stream length), or -1 with c's error — or after gp_meas_na/fail, whose
+ * status then stands. */
+typedef long (*sp_plan_fn)(struct gp_meas *m, struct gp_cubin *c, const char *kernel);
+/* The device's template `file` (probes/patch/), patched by plan and loaded as the point's kernel
+ * (the harness unloads it). *count gets the plan's return when it ran. A template or plan that
+ * fails makes the point failed (or n/a, as the plan says) and returns 0; a CUDA error returns
+ * its code. Callers look at gp_meas_ok() before going on. */
+int sp_patched_kernel(struct gp_meas *m, const char *file, const char *kernel, sp_plan_fn plan, long *count);
+
+/* ---- derivations (pure functions of a result table; sassprobe_report.c) ---- */
 
 /* Smallest stall s such that every ok row of the dependent chain with stall >= s (1..15, both
  * yields) was correct, and the row at s - 1 (if measured) was wrong: the fixed FFMA latency with

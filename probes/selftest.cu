@@ -1,22 +1,23 @@
 /* selftest.cu — kernels that fail on purpose, to prove the runner survives them: `trap` executes
  * the trap instruction, `oob` stores to an address no allocation covers (illegal address), `hang`
- * spins until a flag no one sets, `ok` writes its sentinel. The sentinel and the spin flag come
- * from memory so the compiler cannot decide the outcome. */
+ * spins until a flag no one sets, `ok` writes its sentinel (selftest_modes.h). The sentinel and
+ * the spin flag come from memory so the compiler cannot decide the outcome. */
 #include "probe.cuh"
+#include "selftest_modes.h"
 
 extern "C" __global__ void selftest(int mode, int *out, volatile const int *flag)
 {
 	switch (mode) {
-	case 1:
+	case SELFTEST_trap:
 		asm volatile("trap;");
 		break;
-	case 2:
+	case SELFTEST_oob:
 		*(volatile int *)((char *)out + (1ull << 40)) = 1;
 		break;
-	case 3:
+	case SELFTEST_hang:
 		while (*flag == 0)
 			;
 		break;
 	}
-	out[threadIdx.x] = 0x600d;
+	out[threadIdx.x] = SELFTEST_SENTINEL;
 }

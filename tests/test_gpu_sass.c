@@ -1,13 +1,16 @@
-/* test_gpu_sass.c — GPU tests of the SASS-patched register-bank probes (regbank_ffma,
- * regbank_map, regbank_reuse). Where there is no GPU each test says why and is reported
- * skipped, never passed.
+/* test_gpu_sass.c — GPU tests of the SASS-patched probes (stall_ffma, stall_wait, regbank_ffma,
+ * regbank_map, regbank_reuse). Where there is no GPU each test says why and is reported skipped,
+ * never passed.
  *
- * What they hold: a stream of register-form FFMAs whose two sources share a bank takes about one
- * extra cycle per instruction over one whose sources do not (sm_70+ has two banks, register
- * number mod 2), at one warp per scheduler with the default loop long enough for the clock
- * sample; and the points the template cannot build or run (more warps than its REGCOUNT allows
- * in one block, more distinct registers of one residue than it has free) come back as "n/a"
- * rows, not as faults or failed validation. */
+ * What they hold: a dependent FFMA chain patched to stall 8 cycles runs at about 8 cycles per
+ * FFMA and stays correct, while a stall of 1 (below the fixed latency: no interlock) computes
+ * something else; a shared-memory chase whose consumers keep their wait bit is correct and one
+ * whose bit was cleared is not (it runs ahead of its loads); a stream of register-form FFMAs
+ * whose two sources share a bank takes about one extra cycle per instruction over one whose
+ * sources do not (sm_70+ has two banks, register number mod 2), at one warp per scheduler with
+ * the default loop long enough for the clock sample; and the points the template cannot build
+ * or run (more warps than its REGCOUNT allows in one block, more distinct registers of one
+ * residue than it has free) come back as "n/a" rows, not as faults or failed validation. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +42,55 @@ static void assert_ok_then_na(const char *name, const char *const *set, size_t n
 	gp_table_free(t);
 }
 
+/* Experiment `name` over `set` (n strings): nrows rows, every one "ok" with a measured clock and,
+ * where col is given, that column equal to want. */
+static struct gp_table *measure_ok(const char *name, const char *const *set, size_t n, size_t nrows, const char *col,
+				   double want)
+{
+	struct gp_table *t = measure(name, set, n);
+
+	assert_int_equal(t->nrows, nrows);
+	for (size_t r = 0; r < t->nrows; r++) {
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		assert_true(cell(t, r, "clock_MHz") > 200);
+		if (col)
+			assert_true(cell(t, r, col) == want);
+	}
+	return t;
+}
+
+/* Stall 8 covers the FFMA's fixed latency (4 on sm_70+), stall 1 does not. */
+static void test_stall_ffma_dep_chain(void **state)
+{
+	static const char *const set[] = { "chain", "dep", "stall", "1 8", "yield", "0" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure_ok("stall_ffma", set, 6, 2, "patched_insns", 256);
+	print_message("stall 1: %.3f, stall 8: %.3f cycles per FFMA\n", cell(t, 0, "cycles_per_insn"),
+		      cell(t, 1, "cycles_per_insn"));
+	assert_int_equal(cell(t, 0, "correct"), 0);
+	assert_int_equal(cell(t, 1, "correct"), 1);
+	assert_int_equal(cell(t, 1, "wrong_threads"), 0);
+	assert_true(cell(t, 1, "cycles_per_insn") > 7.5 && cell(t, 1, "cycles_per_insn") < 9);
+	gp_table_free(t);
+}
+
+/* The LDS chase: 16 consumers patched either way; cleared, the chase no longer ends where the
+ * host's does (it runs ahead of its loads, so it is faster too). */
+static void test_stall_wait_lds(void **state)
+{
+	static const char *const set[] = { "mem", "lds", "wait", "keep clear" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure_ok("stall_wait", set, 4, 2, "consumers_patched", 16);
+	assert_int_equal(cell(t, 0, "correct"), 1);
+	assert_int_equal(cell(t, 1, "correct"), 0);
+	assert_true(cell(t, 1, "cycles_per_step") < cell(t, 0, "cycles_per_step"));
+	gp_table_free(t);
+}
+
 /* rb_offset 0 puts RB in RA's bank, 1 in the other: at one warp the conflict shows in full. */
 static void test_regbank_map_one_warp(void **state)
 {
@@ -47,12 +99,7 @@ static void test_regbank_map_one_warp(void **state)
 	double same, other;
 
 	NEED_GPU();
-	t = measure("regbank_map", set, 6);
-	assert_int_equal(t->nrows, 2);
-	for (size_t r = 0; r < t->nrows; r++) {
-		assert_string_equal(gp_table_get(t, r, "status"), "ok");
-		assert_true(cell(t, r, "clock_MHz") > 200);
-	}
+	t = measure_ok("regbank_map", set, 6, 2, NULL, 0);
 	same = cell(t, 0, "cycles_per_insn");
 	other = cell(t, 1, "cycles_per_insn");
 	print_message("same bank %.3f, other bank %.3f cycles per FFMA\n", same, other);
@@ -82,6 +129,8 @@ static void test_regbank_reuse_beyond_template(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stall_ffma_dep_chain),
+		cmocka_unit_test(test_stall_wait_lds),
 		cmocka_unit_test(test_regbank_map_one_warp),
 		cmocka_unit_test(test_regbank_ffma_too_many_warps),
 		cmocka_unit_test(test_regbank_reuse_beyond_template),

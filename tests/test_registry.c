@@ -81,8 +81,10 @@ static void test_impl_and_columns(void **state)
 
 		if (!im || !im->probe == !im->measure)
 			fail_msg("%s: needs exactly one of a probe and a measure function", e->name);
-		if (im->probe && (!im->probe->setup || !im->probe->image))
-			fail_msg("%s: a probe without setup or module image", e->name);
+		/* No embedded image is right for a probe whose kernels are its points' own modules
+		 * (gp_meas_kernel_image: the SASS probes' patched cubins). */
+		if (im->probe && !im->probe->setup)
+			fail_msg("%s: a probe without setup", e->name);
 		if (!gp_analysis_find(e->name))
 			fail_msg("%s: no analysis (GP_ANALYSIS in its *_report.c)", e->name);
 		if (im->ncolumns == 0 || !im->columns)
@@ -181,6 +183,25 @@ static void test_status_convention(void **state)
 	assert_false(gp_status_na("refused: n/a later"));
 }
 
+/* A fault the experiment declared (gp_probe.expect_fault) is a result and does not fail the run;
+ * any other fault does, and so does a status that merely mentions an expected fault. */
+static void test_status_expected_fault(void **state)
+{
+	char s[128];
+
+	gp_status_fault(s, sizeof s, "wait bit cleared", "CUDA_ERROR_ILLEGAL_ADDRESS");
+	assert_string_equal(s, "expected-fault: wait bit cleared: CUDA_ERROR_ILLEGAL_ADDRESS");
+	assert_true(gp_status_expected_fault(s));
+	assert_int_equal(gp_status_rc(s), 0);
+	assert_false(gp_status_na(s));
+	gp_status_fault(s, sizeof s, NULL, "CUDA_ERROR_ILLEGAL_ADDRESS");
+	assert_string_equal(s, "fault: CUDA_ERROR_ILLEGAL_ADDRESS");
+	assert_false(gp_status_expected_fault(s));
+	assert_int_equal(gp_status_rc(s), GP_EVALID);
+	assert_int_equal(gp_status_rc("fault: expected-fault: no"), GP_EVALID);
+	assert_int_equal(gp_status_rc("expected-fault"), GP_EVALID);
+}
+
 static void test_configs_name_existing_experiments(void **state)
 {
 	glob_t g;
@@ -242,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_default_sweeps),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_status_convention),
+		cmocka_unit_test(test_status_expected_fault),
 		cmocka_unit_test(test_configs_name_existing_experiments),
 		cmocka_unit_test(test_every_experiment_has_a_plot),
 	};

@@ -1,10 +1,13 @@
-/* test_sassprobe.c — the SASS probes' patch plans on real template cubins, and their derivations.
+/* test_sassprobe.c — the SASS probes' patch plans on real template cubins, their derivations,
+ * and which of their points may fault on purpose.
  *
  * nvcc compiles probes/patch/stall.cu and regbank.cu for every supported sm at test time; the
  * tests assert that each plan edits exactly the intended fields of exactly the intended
  * instructions (every other byte of the image unchanged) and that the derivations (minimum safe
  * stall, bank count, reuse-cache entries) read the right answer from synthetic tables — and a
- * wrong one from tables built to mislead them. Without nvcc the cubin tests skip. */
+ * wrong one from tables built to mislead them. stall_wait's cleared-wait points are the only
+ * ones whose fault is a result (issue 21); its report shows such a row. Without nvcc the cubin
+ * tests skip. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,8 +23,13 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "analysis.h"
+#include "experiment.h"
+#include "measure.h"
 #include "sassprobe.h"
+#include "sassprobe_shape.h"
 #include "sass/patch.h"
+#include "suite.h"
 #include "table.h"
 
 static const int sms[] = { 75, 80, 86, 89, 90 };
@@ -247,15 +255,17 @@ static void test_wait_plan(void **state)
 		}
 }
 
-/* The bank streams: 240 instructions, free registers never written in the loop, and a source
- * plan that rewrites only Ra/Rb/Rc/reuse of those 240. */
+/* The bank streams (every instruction of SP_BANK_OPS): 240 instructions, free registers never
+ * written in the loop, and a source plan that rewrites only Ra/Rb/Rc/reuse of those 240. */
 static void test_bank_plan(void **state)
 {
-	static const struct {
+#define BANK_OP_ROW(name, T, ptx, cons, mnemonic, cls, nsrc) { "bank_" #name, gp_insn_classes[cls].opcode, nsrc },
+	const struct {
 		const char *kernel;
 		uint32_t op;
 		int nsrc;
-	} k[] = { { "bank_ffma", 0x223, 3 }, { "bank_fmul", 0x220, 2 }, { "bank_iadd3", 0x210, 3 } };
+	} k[] = { SP_BANK_OPS(BANK_OP_ROW) };
+#undef BANK_OP_ROW
 
 	(void)state;
 	NEED_NVCC();
@@ -421,6 +431,71 @@ static void test_reuse_entries(void **state)
 	gp_table_free(t);
 }
 
+/* ---- expected faults ---- */
+
+/* How many points of `name`'s default sweep the experiment expects to fault; each such point's
+ * status passes (gp_status_rc) and says so, with the probe's reason. */
+static size_t expected_faults(const char *name, const char *param, const char *value)
+{
+	const struct gp_experiment *e = gp_experiment_find(name);
+	struct gp_suite_item item = { .exp = e };
+	struct gp_sweep sw;
+	char err[128], status[256];
+	size_t n = 0;
+
+	assert_non_null(e);
+	assert_int_equal(gp_sweep_init(&sw, &item, err, sizeof err), 0);
+	for (size_t p = 0; p < sw.npoints; p++) {
+		struct gp_point pt;
+		const char *why;
+		gp_sweep_point(&sw, p, &pt);
+		if (!(why = gp_expected_fault(e->impl, &pt)))
+			continue;
+		n++;
+		if (param)
+			assert_string_equal(gp_point_str(&pt, param), value);
+		gp_status_fault(status, sizeof status, why, "CUDA_ERROR_ILLEGAL_ADDRESS");
+		assert_int_equal(gp_status_rc(status), 0);
+		assert_non_null(strstr(status, why));
+	}
+	gp_sweep_free(&sw);
+	return n;
+}
+
+static void test_expected_faults(void **state)
+{
+	(void)state;
+	/* ldg,clear and lds,clear: a consumer that no longer waits may fault; keep never may. */
+	assert_int_equal(expected_faults("stall_wait", "wait", "clear"), 2);
+	assert_int_equal(expected_faults("stall_ffma", NULL, NULL), 0);
+	assert_int_equal(expected_faults("regbank_ffma", NULL, NULL), 0);
+	/* The self-test's faults must stay failures: they are how the isolation is tested. */
+	assert_int_equal(expected_faults("selftest_fault", NULL, NULL), 0);
+}
+
+/* The stall_wait section shows an expected fault as its result, next to a stale chase. */
+static void test_stall_wait_report_shows_expected_fault(void **state)
+{
+	struct gp_table *t = parse("mem,wait,consumers_patched,cycles_per_step,correct,status\n"
+				   "ldg,keep,16,47.0852,1,ok\n"
+				   "ldg,clear,,,,expected-fault: the loads' consumers no longer wait for them: boom\n"
+				   "lds,clear,16,0.00146484,0,ok\n");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *md = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(md);
+	gp_analysis_find("stall_wait")->report(md, t, NULL);
+	fclose(md);
+	assert_non_null(strstr(text, "| ldg | keep | 16 | 47.09 | correct |"));
+	assert_non_null(strstr(text, "| ldg | clear | – | – | expected-fault: the loads' consumers no longer wait "
+				     "for them: boom |"));
+	assert_non_null(strstr(text, "| lds | clear | 16 | 0.001465 | **stale / wrong** |"));
+	free(text);
+	gp_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_min_safe_stall),
 		cmocka_unit_test(test_bank_count),
 		cmocka_unit_test(test_reuse_entries),
+		cmocka_unit_test(test_expected_faults),
+		cmocka_unit_test(test_stall_wait_report_shows_expected_fault),
 	};
 	return cmocka_run_group_tests_name("sassprobe", tests, group_setup, group_teardown);
 }

@@ -9,8 +9,9 @@
 // The live values depend on threadIdx.x: uniform values would go to uniform registers (URx) on
 // sm_75+, and the stream would not be FFMA R,R,R,R.
 #include "probe.cuh"
+#include "sassprobe_shape.h"
 
-#define NLIVE 64
+#define NLIVE SP_NLIVE
 #define REP30(x) GP_REP16(x) GP_REP8(x) GP_REP4(x) GP_REP2(x)
 #define OPS8(OP) OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7)
 #define FFMA_OP(k) "fma.rn.f32 %" #k ", %" #k ", %8, %9;\n\t"
@@ -55,6 +56,5 @@
 #define CONS_F(x) "f"(x)
 #define CONS_R(x) "r"(x)
 
-BANK_KERNEL(bank_ffma, float, FFMA_OP, CONS_F)
-BANK_KERNEL(bank_fmul, float, FMUL_OP, CONS_F)
-BANK_KERNEL(bank_iadd3, int, IADD3_OP, CONS_R)
+#define BANK_OP(name, T, OPSTR, CONS, mnemonic, cls, nsrc) BANK_KERNEL(bank_##name, T, OPSTR, CONS)
+SP_BANK_OPS(BANK_OP)

@@ -5,16 +5,18 @@
 // result changes. The timed region sits between two CS2R SR_CLOCKLO reads; every FFMA R,R,R,R
 // there is part of the chain. Operands come from memory (no constant-bank forms).
 #include "probe.cuh"
+#include "sassprobe_shape.h"
 
-#define STALL_UNROLL 256
-#define STALL_ILP 8
+#if SP_WAIT_UNROLL != 16
+#error "the chase loops are GP_REP16: change them with SP_WAIT_UNROLL"
+#endif
 
 // One dependent chain per thread: x = fma(b, x, c), 256 per loop trip.
 extern "C" __global__ void stall_dep(float *out, unsigned long long *cycles, const float *bc, int iters,
 				     gp_clock_sample *cs)
 {
 	const unsigned tid = threadIdx.x;
-	float x = 1.0f + (float)(tid % 7) * 0.125f;
+	float x = SP_START_VALUE(tid);
 	const float b = bc[0], c = bc[1];
 	unsigned long long t0, t1;
 
@@ -45,7 +47,7 @@ extern "C" __global__ void stall_ind(float *out, unsigned long long *cycles, con
 {
 	const unsigned tid = threadIdx.x;
 	const float b = bc[0], c = bc[1];
-	const float x0 = 1.0f + (float)(tid % 7) * 0.125f;
+	const float x0 = SP_START_VALUE(tid);
 	float a0 = x0, a1 = x0 + 0.0625f, a2 = x0 + 0.125f, a3 = x0 + 0.1875f;
 	float a4 = x0 + 0.25f, a5 = x0 + 0.3125f, a6 = x0 + 0.375f, a7 = x0 + 0.4375f;
 	unsigned long long t0, t1;
@@ -63,14 +65,14 @@ extern "C" __global__ void stall_ind(float *out, unsigned long long *cycles, con
 				      : "f"(b), "f"(c));)
 	}
 	t1 = gp_clock();
-	out[8 * tid + 0] = a0;
-	out[8 * tid + 1] = a1;
-	out[8 * tid + 2] = a2;
-	out[8 * tid + 3] = a3;
-	out[8 * tid + 4] = a4;
-	out[8 * tid + 5] = a5;
-	out[8 * tid + 6] = a6;
-	out[8 * tid + 7] = a7;
+	out[SP_STALL_ILP * tid + 0] = a0;
+	out[SP_STALL_ILP * tid + 1] = a1;
+	out[SP_STALL_ILP * tid + 2] = a2;
+	out[SP_STALL_ILP * tid + 3] = a3;
+	out[SP_STALL_ILP * tid + 4] = a4;
+	out[SP_STALL_ILP * tid + 5] = a5;
+	out[SP_STALL_ILP * tid + 6] = a6;
+	out[SP_STALL_ILP * tid + 7] = a7;
 	cycles[tid] = t1 - t0;
 	if (gp_is_clock_thread()) {
 		cs->clk1 = gp_clock();
@@ -82,10 +84,8 @@ extern "C" __global__ void stall_ind(float *out, unsigned long long *cycles, con
 // through global (LDG) or shared (LDS) memory. The first instruction that reads the loaded value
 // (the mask) waits on the load's scoreboard; the host clears that wait bit and sees whether the
 // chase still ends where the host's does. A stale read leaves idx where it was (one step lost);
-// the ring has 61 words (prime, and no power-of-two step count is a multiple of it), so lost
-// steps show in the final index. The mask keeps any stale value inside the table.
-#define WAIT_UNROLL 16
-
+// the ring has SP_WAIT_RING words (prime, and no power-of-two step count is a multiple of it),
+// so lost steps show in the final index. The mask keeps any stale value inside the table.
 #define CHASE_STEP_G "{ .reg .u32 t; .reg .u64 a; cvt.u64.u32 a, %0; add.u64 a, a, %1; " \
 	"ld.global.u32 t, [a]; and.b32 %0, t, 0xfc; }"
 #define CHASE_STEP_S "{ .reg .u32 t; .reg .u32 a; add.u32 a, %0, %1; ld.shared.u32 t, [a]; and.b32 %0, t, 0xfc; }"
@@ -94,7 +94,7 @@ extern "C" __global__ void stall_ldg(unsigned *out, unsigned long long *cycles, 
 				     gp_clock_sample *cs)
 {
 	const unsigned tid = threadIdx.x;
-	unsigned idx = 4u * (tid % 61u);
+	unsigned idx = 4u * (tid % SP_WAIT_RING);
 	unsigned long long t0, t1;
 
 	if (gp_is_clock_thread()) {
@@ -118,13 +118,13 @@ extern "C" __global__ void stall_ldg(unsigned *out, unsigned long long *cycles, 
 extern "C" __global__ void stall_lds(unsigned *out, unsigned long long *cycles, const unsigned *tab, int iters,
 				     gp_clock_sample *cs)
 {
-	__shared__ unsigned stab[64];
+	__shared__ unsigned stab[SP_WAIT_WORDS];
 	const unsigned tid = threadIdx.x;
 	const unsigned base = (unsigned)__cvta_generic_to_shared(stab);
-	unsigned idx = 4u * (tid % 61u);
+	unsigned idx = 4u * (tid % SP_WAIT_RING);
 	unsigned long long t0, t1;
 
-	for (unsigned i = tid; i < 64; i += blockDim.x)
+	for (unsigned i = tid; i < SP_WAIT_WORDS; i += blockDim.x)
 		stab[i] = tab[i];
 	__syncthreads();
 	if (gp_is_clock_thread()) {
