@@ -83,7 +83,7 @@ static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 	}
 	/* Surfaces a fault inside the kernel (the sticky error) next to its launch. */
 	GP_CU(cuCtxSynchronize());
-	if ((rc = read_back(m, 0)))
+	if ((m->probe->after && (rc = m->probe->after(m))) || (rc = read_back(m, 0)))
 		return rc;
 	m->rep_ms = ms;
 	if (m->probe->runner == GP_RUN_EVENT)
@@ -190,7 +190,7 @@ int gp_meas_repetitions(struct gp_meas *m)
 			goto out;
 	m->reps = m->rep;
 	GP_CU(cuCtxSynchronize());
-	if ((rc = read_back(m, 1)))
+	if ((batch && m->probe->after && (rc = m->probe->after(m))) || (rc = read_back(m, 1)))
 		goto out;
 	if (batch) {
 		m->rep = m->reps - 1;

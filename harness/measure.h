@@ -51,6 +51,10 @@ struct gp_probe {
 	int (*launch)(struct gp_meas *m);
 	/* Optional. Before each repetition, warm-up included (m->rep < 0). */
 	int (*before)(struct gp_meas *m);
+	/* Optional. After each repetition's work (GP_RUN_BATCH: once, after the timed batches),
+	 * outside the timing and before the read-back: e.g. a kernel that samples the SM clock into
+	 * gp_meas_clock()'s buffer under the load the work left. */
+	int (*after)(struct gp_meas *m);
 	/* Optional. After each repetition and its read-back, warm-up included: gp_sample() the
 	 * numbers (warm-up samples are dropped) and check results. */
 	void (*sample)(struct gp_meas *m);
