@@ -1,8 +1,9 @@
 /* sgemm.h — the GEMM ladder's variant table and the arithmetic around it (host side).
  *
- * Each variant names its kernel in bench/sgemm.cu, the seed kernel it re-implements, its launch
- * shape and what sizes it accepts. The pure functions below (launch geometry, size checks, rates,
- * error bound, occupancy reservation) are what tests/test_sgemm.c holds against fixed inputs. */
+ * The table is bench/sgemm.list read into C: each variant's kernel, the seed kernel it
+ * re-implements, its launch shape, its pipe and what sizes it accepts. The pure functions below
+ * (launch geometry, size checks, rates, ceilings, error bound, occupancy reservation) are what
+ * tests/test_sgemm.c holds against fixed inputs. */
 #ifndef GP_SGEMM_H
 #define GP_SGEMM_H
 
@@ -19,10 +20,21 @@ enum sg_kind {
 	SG_K_CUBLAS,  /* the baseline */
 };
 
+/* What a variant runs on, which names its `pipe` column and the ceiling it is held to. */
+enum sg_pipe {
+	SG_FP32_FMA,   /* FFMA: the FP32 lanes' peak */
+	SG_FP64_FMA,   /* DFMA: the FP64 lanes' peak */
+	SG_TF32X3_MMA, /* 3xTF32 mma.sync (sm_80+): a third of the TF32 tensor rate */
+	SG_BLAS_FP32,  /* cuBLAS SGEMM, pedantic: the FP32 peak (no ceiling column) */
+	SG_BLAS_FP64,  /* cuBLAS DGEMM: may use DMMA, twice the FP64 FMA peak (no ceiling column) */
+};
+
+/* One line of bench/sgemm.list. */
 struct sg_variant {
 	const char *name;   /* kernel symbol and parameter value */
 	const char *seed;   /* the seed kernel it re-implements, or the modern step */
 	enum sg_kind kind;
+	enum sg_pipe pipe;
 	int elem;           /* 4 float, 8 double */
 	int bm, bn, bk;     /* C tile and K step (sizes must be multiples unless `any`) */
 	int bx, by;         /* block shape (threads) */
@@ -30,13 +42,14 @@ struct sg_variant {
 	int any;            /* handles any m, n, k */
 	int vec4;           /* float4 global access: lda, ldb, ldc multiples of 4 */
 	int dyn_smem;       /* dynamic shared memory bytes (SG_K_WARP) */
-	int tc;             /* 1: 3xTF32 on the tensor cores (sm_80+); 0: FFMA (or cuBLAS) */
 };
 
 extern const struct sg_variant sg_variants[];
 extern const size_t sg_nvariants;
 
 const struct sg_variant *sg_variant_find(const char *name);
+/* The embedded module holding v's kernel (bench/<image>.cu of its list line); NULL for cuBLAS. */
+const unsigned char *sg_variant_image(const struct sg_variant *v);
 
 /* Grid and block for a launch of v on m x n (x, y, z each). */
 void sg_launch_dims(const struct sg_variant *v, int m, int n, unsigned grid[3], unsigned block[3]);
@@ -51,9 +64,13 @@ double sg_peak_gflops(int lanes, int sms, double mhz);
 /* Dense TF32 tensor-core rate in flops per clock per SM for a compute capability (0 if unknown
  * or none): the ceiling of the 3xTF32 kernels is a third of it. */
 int sg_tf32_flops_per_clk_sm(int cc_major, int cc_minor);
-/* The ceiling a variant is held to at mhz, GFLOP/s: the FMA peak (FP32 or FP64 lanes), or for a
- * 3xTF32 kernel the TF32 tensor rate / 3 (three mma per product). 0 if unknown. */
+/* The ceiling a variant is held to at mhz, GFLOP/s, by its pipe: the FMA peak (FP32 or FP64
+ * lanes), a 3xTF32 kernel the TF32 tensor rate / 3 (three mma per product), cuBLAS DGEMM twice
+ * the FP64 FMA peak (DMMA). 0 if unknown. */
 double sg_ceiling_gflops(const struct sg_variant *v, int cc_major, int cc_minor, int sms, double mhz);
+/* The `pipe` column's name of a variant's pipe; whether its row shows ceiling_gflops (not cuBLAS). */
+const char *sg_pipe_name(enum sg_pipe p);
+int sg_pipe_has_ceiling(enum sg_pipe p);
 /* The accuracy check against exact (host double) dot products on sampled entries: a kernel's
  * error may exceed cuBLAS's own by at most SG_ACCURACY_FACTOR (both measured on the same
  * entries). 1 if within, 0 if not or if either is NaN. */

@@ -3,69 +3,51 @@
  * What: rooflines (M103-M105) with each ladder kernel placed by its tile's intensities, the
  * register limit and sAI (M101/M102), and two GFLOP/s predictions beside the measured ones.
  * Pattern: every machine number comes from profile.csv / meta.csv of the run; each kernel's
- * tile comes from the table below (read off bench/sgemm.cu; LDS widths confirmed by decoding
- * the compiled SASS in tests/test_planner.c). Pitfall: M104 counts bytes each thread asks for;
+ * tile comes from its line in bench/sgemm.list (LDS widths confirmed by decoding the compiled
+ * SASS in tests/test_planner.c). Pitfall: M104 counts bytes each thread asks for;
  * broadcast reads (Volkov's b[i][j], warp-tile fragments) cost the banks far less, so the
  * bound is judged on bank traffic (one 128-byte wavefront per warp LDS at least). */
 #include "models.h"
 #include "gp.h"
+#include "sgemm_fit.h"
+#include "sgemm_map.h"
 #include "table.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* name, rx, ry, A words, B words from shared per k, LDS bytes, A/B lanes sharing a word,
- * global reuse tile (bm, bn), bk, threads. Volkov's family streams A from global (0 words). */
-#define T(n, rx, ry, aw, bw, w, as, bs, bm, bn, bk, th) { n, rx, ry, aw, bw, w, as, bs, bm, bn, bk, th }
+/* The tiles of bench/sgemm.list's lines that have a model: name, rx, ry, A words, B words from
+ * shared per k, LDS bytes, A/B lanes sharing a word, global reuse tile (gbm, gbn), then bk and
+ * threads and the sizes it accepts from the line's launch shape. Volkov's family streams A from
+ * global (0 words). A model is a parenthesised (1, fields...), none (0, ...): TILE_IF_1 keeps the
+ * entry, TILE_IF_0 drops it. (Parenthesised so it passes through the list's forms as one
+ * argument.) */
+#define SG_MODEL(...) (1, __VA_ARGS__)
+#define SG_NOMODEL (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define TILE_ARGS(...) __VA_ARGS__
+#define TILE_IF(...) TILE_IF_(__VA_ARGS__)
+#define TILE_IF_(has, ...) TILE_IF_##has(__VA_ARGS__)
+#define TILE_IF_0(...)
+#define TILE_IF_1(rx, ry, aw, bw, w, as, bs, gbm, gbn, name, bm, bn, bk, th, any, vec4)                  \
+	{ #name, rx, ry, aw, bw, w, as, bs, gbm, gbn, bk, th, bm, bn, any, vec4 },
+#define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
+		   model)                                                                               \
+	TILE_IF(TILE_ARGS model, name, bm, bn, bk, (bx) * (by), any, vec4)
 const struct gp_tile gp_tiles[] = {
-	T("sgemm_01_naive", 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 256),
-	T("sgemm_02_smem", 1, 1, 1, 1, 4, 2, 16, 16, 16, 16, 256),
-	T("sgemm_03_smem32_ilp4", 1, 4, 1, 4, 4, 1, 32, 32, 32, 32, 256),
-	T("sgemm_04_volkov", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
-	T("sgemm_05_volkov_lds128", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
-	T("sgemm_06_method1", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
-	T("sgemm_07_method2", 2, 24, 0, 24, 16, 1, 32, 256, 24, 16, 128),
-	T("sgemm_08_method3", 2, 24, 0, 24, 16, 1, 32, 128, 24, 16, 64),
-	T("sgemm_09_method4", 4, 16, 0, 16, 16, 1, 32, 256, 16, 16, 64),
-	T("sgemm_10_method5_v1", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
-	T("sgemm_11_method5_v2", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
-	T("sgemm_12_method5_v3", 1, 16, 0, 16, 16, 1, 32, 64, 16, 16, 64),
-	T("sgemm_13_method6", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
-	T("sgemm_14_method7", 2, 16, 0, 16, 16, 1, 32, 128, 16, 16, 64),
-	T("sgemm_15_method8", 2, 20, 0, 20, 16, 1, 32, 128, 20, 16, 64),
-	T("sgemm_16_k3", 4, 8, 4, 8, 4, 2, 16, 64, 64, 16, 128),
-	T("sgemm_17_p4_tile", 4, 4, 0, 0, 0, 1, 1, 4, 4, 1, 256),
-	T("sgemm_18_p4_smem_rowsplit", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
-	T("sgemm_19_p4_smem", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
-	T("sgemm_20_p4_cola", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
-	T("sgemm_21_p4_fragdb", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
-	T("sgemm_22_p4_smemdb", 8, 8, 8, 8, 16, 16, 2, 128, 128, 16, 256),
-	T("sgemm_23_k1_8x8", 8, 8, 8, 8, 8, 2, 16, 128, 128, 8, 256),
-	T("sgemm_24_k1_12x12_base", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
-	T("sgemm_25_k1_12x12_ld128", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
-	T("sgemm_26_k1_12x12", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256),
-	T("sgemm_27_k1_12x12_lds128", 12, 12, 12, 12, 16, 2, 16, 192, 192, 4, 256),
-	T("sgemm_28_k1_12x12_nordb", 12, 12, 12, 12, 16, 2, 16, 192, 192, 4, 256),
-	T("sgemm_29_warptile", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
-	T("sgemm_30_cpasync3", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
-	T("sgemm_31_cpasync4_bk16", 8, 8, 8, 8, 16, 4, 8, 128, 128, 16, 256),
-	T("sgemm_32_cpasync3_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
-	T("sgemm_33_fragpipe", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
-	T("sgemm_34_fragpipe_bk16", 8, 8, 8, 8, 16, 4, 8, 128, 128, 16, 256),
-	T("sgemm_35_regstage_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
-	T("sgemm_36_regstage_256x128", 16, 8, 16, 8, 16, 4, 8, 256, 128, 8, 256),
-	T("sgemm_37_fragpipe_128x256", 8, 16, 8, 16, 16, 4, 8, 128, 256, 8, 256),
-	T("sgemm_38_fragpipe_128x256_bk16", 8, 16, 8, 16, 16, 4, 8, 128, 256, 16, 256),
-	/* k-major B comes as LDS.64 (2 k of a column; A stays LDS.128). One width per row: the
-	 * most common one in the SASS, 16 for the 8x8 tile (B side optimistic by 2x), 8 for the
-	 * 8x16 tile (its 16 B columns outnumber the A loads; A side pessimistic by 2x). */
-	T("sgemm_39_cp16_kmajor3", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256),
-	T("sgemm_40_cp16_kmajor4_128x256", 8, 16, 8, 16, 8, 4, 8, 128, 256, 8, 256),
+#include "sgemm.list"
 };
-#undef T
+#undef SG_VARIANT
+#undef TILE_IF_1
+#undef TILE_IF_0
+#undef TILE_IF_
+#undef TILE_IF
+#undef TILE_ARGS
+#undef SG_NOMODEL
+#undef SG_MODEL
 const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);
 
 const struct gp_tile *gp_tile_find(const char *name)
@@ -74,6 +56,11 @@ const struct gp_tile *gp_tile_find(const char *name)
 		if (!strcmp(gp_tiles[i].name, name))
 			return &gp_tiles[i];
 	return NULL;
+}
+
+int gp_tile_fits(const struct gp_tile *t, int size, char *why, size_t len)
+{
+	return sg_fit(t->bm, t->bn, t->bk, t->any, t->vec4, size, size, size, size, size, size, why, len);
 }
 
 /* ------------------------------------------------------------------ measured machine */

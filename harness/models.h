@@ -3,8 +3,8 @@
  * Rooflines (seed 001 M103-M105, Figure 10), shared-memory arithmetic intensity and the register
  * limit (M101/M102), and two GFLOP/s predictors (seed 000 M001 re-parameterised, and an issue /
  * bandwidth bound model in the spirit of M002/M006). Every GPU property comes from the run's
- * profile.csv and meta.csv; the only constants are each kernel's tile shape, read off
- * bench/sgemm.cu and confirmed against its SASS by tests/test_planner.c. */
+ * profile.csv and meta.csv; the only constants are each kernel's tile shape, from its line in
+ * bench/sgemm.list (LDS widths confirmed against its SASS by tests/test_planner.c). */
 #ifndef GP_MODELS_H
 #define GP_MODELS_H
 
@@ -20,11 +20,16 @@ struct gp_tile {
 	int gbm, gbn;        /* tile each global word is reused over (block tile when staged) */
 	int bk;              /* k steps per shared tile */
 	int threads;         /* threads per block */
+	int bm, bn, any, vec4; /* the sizes it accepts: m, n, k multiples of bm, bn, bk unless any */
 };
 
+/* Every FFMA kernel of bench/sgemm.list with a model tile, in the list's order. */
 extern const struct gp_tile gp_tiles[];
 extern const unsigned gp_ntiles;
 const struct gp_tile *gp_tile_find(const char *name);
+/* 0 if the sgemm experiment's kernel of this tile takes size^3 (square, packed), else -1 with
+ * why ("needs m % 192, n % 192, k % 4 == 0"): bench/sgemm_fit.h's rule. */
+int gp_tile_fits(const struct gp_tile *t, int size, char *why, size_t len);
 
 /* Measured machine, all from profile.csv + meta.csv. NaN where the run lacks the key. */
 struct gp_machine {

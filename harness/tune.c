@@ -2,9 +2,10 @@
  *
  * What: gp_tune_rank (models.c) ranks every SGEMM tile by the GFLOP/s the bound model predicts
  * from the run's profile; the best-ranked tiles the sgemm experiment can run at M^3 are measured
- * with that experiment's own measure() (the same poisoned-output check against cuBLAS and the
- * same batched event timing as a run, only fewer repetitions), cuBLAS beside them, and the
- * fastest correct tile is the pick. Pattern: load, select, measure, pick, write are separate so
+ * with that experiment's own probe through gp_measure (the same poisoned-output check against
+ * cuBLAS and the same batched event timing as a run, only fewer repetitions), cuBLAS beside
+ * them, and the fastest correct tile is the pick. The bench is reached only through the registry
+ * (the experiment's parameters and probe) and the model tiles bench/sgemm.list generates. Pattern: load, select, measure, pick, write are separate so
  * tests/test_tune.c can hold each on the host. Pitfalls: measuring runs in this process (a
  * kernel fault ends the measuring: the context is gone, the remaining rows say so); a machine
  * without a GPU still gets the ranking (exit 0), but a GPU named with --device that cannot be
@@ -14,7 +15,6 @@
 #include "blas.h"
 #include "device.h"
 #include "models.h"
-#include "sgemm.h"
 #include "suite.h"
 #include "table.h"
 
@@ -173,22 +173,23 @@ int gp_tune_load(const char *run_dir, struct gp_tune *tu)
 
 /* ------------------------------------------------------------------ select */
 
-/* 0 when the sgemm experiment can run kernel at size^3, else -1 with why. */
+/* 0 when the sgemm experiment can run kernel at size^3, else -1 with why: the kernel is one of the
+ * experiment's (its parameter's choices) and its tile takes the size (gp_tile_fits). */
 static int runnable(const char *kernel, int size, char *why, size_t len)
 {
 	const struct gp_param *pk = sgemm_param("kernel");
-	const struct sg_variant *v = sg_variant_find(kernel);
+	const struct gp_tile *t = gp_tile_find(kernel);
 	struct gp_values vals;
 	char err[256];
 
-	/* A tile row added to models.c before its kernel reached the sgemm experiment (or the other
-	 * way round) is skipped rather than measured under another name. */
-	if (!v || !pk || gp_param_values(pk, kernel, &vals, err, sizeof err)) {
+	/* Both tables come from bench/sgemm.list; a kernel of one and not the other (an edited
+	 * build) is skipped rather than measured under another name. */
+	if (!t || !pk || gp_param_values(pk, kernel, &vals, err, sizeof err)) {
 		snprintf(why, len, "not a kernel of the %s experiment in this build", TUNE_EXPERIMENT);
 		return -1;
 	}
 	gp_values_free(&vals);
-	return sg_supports(v, size, size, size, size, size, size, why, len);
+	return gp_tile_fits(t, size, why, len);
 }
 
 size_t gp_tune_select(struct gp_tune *tu, int size, int top)
@@ -245,7 +246,7 @@ long gp_tune_replace(struct gp_tune *tu, size_t i)
 
 /* ------------------------------------------------------------------ measure */
 
-/* One sgemm point (m = size, n = k = m, this kernel) through the experiment's measure(). */
+/* One sgemm point (m = size, n = k = m, this kernel) through gp_measure and the experiment's probe. */
 static int measure_one(struct gp_run *run, const struct gp_experiment *e, int size, struct gp_tune_row *r,
 		       struct gp_table *t)
 {

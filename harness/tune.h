@@ -3,8 +3,8 @@
  * hand, and pick the fastest one that computed the right result.
  *
  * The ranking is gp_tune_rank's table, so its ten columns stay exactly what they were before
- * measuring existed; the measurement is the sgemm experiment's measure() for one
- * point (same inputs, check against cuBLAS and timing as a run), called in this process. The
+ * measuring existed; the measurement is the sgemm experiment's probe for one point through
+ * gp_measure (same inputs, check against cuBLAS and timing as a run), run in this process. The
  * steps are separate functions so the host tests can hold each one (selection, pick, columns)
  * without a GPU. */
 #ifndef GP_TUNE_H
@@ -35,7 +35,7 @@ struct gp_tune_row {
 	long rank_row;        /* row of the ranking table; -1 for cuBLAS */
 	double predicted;     /* gflops_predicted; NaN for cuBLAS */
 	int candidate;        /* chosen for the measurement */
-	int measured;         /* measure() produced a row for it */
+	int measured;         /* gp_measure produced a row for it */
 	double gflops, rel_err, ratio_to_cublas;   /* measured now; NaN when not */
 	char status[256];
 	int pick;
@@ -59,14 +59,14 @@ void gp_tune_free(struct gp_tune *tu);
  * of tile candidates (at most top). */
 size_t gp_tune_select(struct gp_tune *tu, int size, int top);
 
-/* Candidate i turned out n/a on the device (measure() said so): it stops being a candidate and
+/* Candidate i turned out n/a on the device (its row said so): it stops being a candidate and
  * the next tile in rank order that is neither n/a nor chosen becomes one. Its index, or -1. */
 long gp_tune_replace(struct gp_tune *tu, size_t i);
 
 /* Candidates that stay unmeasured get "not measured: why". */
 void gp_tune_unmeasured(struct gp_tune *tu, const char *why);
 
-/* Measure every candidate with the sgemm experiment's measure() at tu->size^3 on run's device.
+/* Measure every candidate with the sgemm experiment's probe at tu->size^3 on run's device.
  * 0; GP_EVALID when a row failed its check (its status says why; measuring goes on); or the code
  * of a CUDA or internal error, after which nothing more is measured (the rest say so). */
 int gp_tune_measure(struct gp_tune *tu, struct gp_run *run);

@@ -1,11 +1,13 @@
 /* test_gpu_sgemm.c — the GEMM ladder on a GPU: every variant correct against cuBLAS.
  *
- * Runs the sgemm and dgemm experiments through their measure() on a size every variant accepts
- * (768 x 768 x 256: a multiple of all tiles) and on sizes that are not tile multiples, where the
- * variants that claim any size must be correct and the others must decline ("n/a") rather than
- * run. The experiment itself poisons the output with NaN before the checked run, fills padding
- * and allocation slack with NaN, and holds ||C - C_cuBLAS||_F / ||C_cuBLAS||_F to 64 u sqrt(k)
- * (bench/sgemm_model.c says why). Where there is no GPU or no cuBLAS each test says so and skips. */
+ * Runs the sgemm and dgemm experiments through their probes (gp_measure) on a size every variant
+ * accepts (768 x 768 x 256: a multiple of all tiles) and on sizes that are not tile multiples,
+ * where the variants that claim any size must be correct and the others must decline ("n/a")
+ * rather than run. The experiment itself poisons the output with NaN before the timed launches,
+ * fills padding and allocation slack with NaN, and holds ||C - C_cuBLAS||_F / ||C_cuBLAS||_F to
+ * 64 u sqrt(k) (bench/sgemm_model.c says why); every ok row has its SM clock (the clock kernel
+ * after the launches), its batch and the problem's cuBLAS rate (cuBLAS's own row: ratio 1).
+ * Where there is no GPU or no cuBLAS each test says so and skips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +46,10 @@ static void check_rows(const struct gp_table *t, int allow_na)
 		assert_int_equal(gp_table_get_double(t, r, "rel_err", &e), 0);
 		assert_int_equal(gp_table_get_double(t, r, "err_bound", &b), 0);
 		assert_true(e <= b);
+		assert_true(cell(t, r, "clock_MHz") > 0 && cell(t, r, "launches_per_rep") >= 1);
+		assert_true(cell(t, r, "cublas_gflops") > 0 && cell(t, r, "gflops") > 0);
+		if (v->kind == SG_K_CUBLAS)
+			assert_true(cell(t, r, "ratio_to_cublas") == 1);
 		assert_true(gp_table_get_double(t, r, "regs_per_thread", &b) == 0 && (v->kind == SG_K_CUBLAS || b > 0));
 	}
 }

@@ -2,7 +2,7 @@
  *
  * The ranking of the committed H100 run, the top 4 candidates that run at 512^3 (the 12x12 tiles,
  * 192-multiples, rank high there and must be skipped) and cuBLAS measured through the sgemm
- * experiment's measure(): every candidate correct with a positive rate, cuBLAS's ratio to itself
+ * experiment's probe: every candidate correct with a positive rate, cuBLAS's ratio to itself
  * 1, and the pick the fastest correct tile, found again here from the rows. Then the whole command
  * in this process (its CSV on stdout redirected to a file) and a --device past the last GPU,
  * which is an error where a GPU exists. Without a GPU or cuBLAS each test says so and skips. */
@@ -22,7 +22,6 @@
 #include "gp.h"
 #include "blas.h"
 #include "models.h"
-#include "sgemm.h"
 #include "table.h"
 #include "tune.h"
 

@@ -41,7 +41,7 @@ static struct gp_machine synth(void)
 
 static void test_seed001_formulas(void **state)
 {
-	const struct gp_tile k1 = { "x", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256 };
+	const struct gp_tile k1 = { "x", 12, 12, 12, 12, 8, 2, 16, 192, 192, 4, 256, 192, 192, 0, 1 };
 
 	(void)state;
 	/* M101: 12 x 12 -> 6, 8 x 8 -> 4. M102: 144 + 48 = 192 (seed: 192 of 236). */
@@ -77,9 +77,9 @@ static void test_roofline_classification(void **state)
 {
 	const struct gp_machine m = synth();
 	/* shared 128 B x 100 x 1000 MHz = 12800 GB/s */
-	const struct gp_tile naive = { "n", 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 256 };
-	const struct gp_tile smem = { "s", 1, 1, 1, 1, 4, 1, 1, 1024, 1024, 16, 256 };
-	const struct gp_tile big = { "b", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256 };
+	const struct gp_tile naive = { "n", 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 256, 16, 16, 1, 0 };
+	const struct gp_tile smem = { "s", 1, 1, 1, 1, 4, 1, 1, 1024, 1024, 16, 256, 1024, 1024, 0, 0 };
+	const struct gp_tile big = { "b", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256, 128, 128, 0, 1 };
 	struct gp_roof r;
 
 	(void)state;
@@ -103,7 +103,7 @@ static void test_m001_hand_computed(void **state)
 	/* c = 1/128; g_L / N_T = 256 / 1024 = 0.25; A = 0.2578125, B = 0.265625; T = c + LDS:
 	 * big: 2 / 8 flop/B = 0.25 B per FFMA / 128 = 1/512. Sum = A/128 + B/128 + 1/128 + 1/512.
 	 * Gflop/s = 2 x 100 x 1 GHz / sum. */
-	const struct gp_tile big = { "b", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256 };
+	const struct gp_tile big = { "b", 8, 8, 8, 8, 16, 4, 8, 128, 128, 8, 256, 128, 128, 0, 1 };
 	const double sum = 0.2578125 / 128 + 0.265625 / 128 + 1.0 / 128 + 1.0 / 512;
 	const double want = 200.0 / sum;
 
@@ -115,28 +115,39 @@ static void test_m001_hand_computed(void **state)
 	assert_true(gp_predict_bound(&m, &big, 512) > 0.8 * m.fp32_gflops);
 }
 
+/* The tiles and the bench's variant table are both bench/sgemm.list: every tile names a variant,
+ * and the sizes it accepts (gp_tile_fits, what the tuner asks) are the variant's. */
 static void test_tiles_match_variant_table(void **state)
 {
+	static const int sizes[] = { 1, 192, 768, 1009, 4096 };
+	char why[200], why2[200];
+
 	(void)state;
-	/* Every tile names a real kernel; staged kernels' reuse tile is their block tile
-	 * (bm = rx x threads-along-m) — the per-thread shape times the block must give it back. */
+	/* Staged kernels' reuse tile is their block tile (bm = rx x threads-along-m): the per-thread
+	 * shape times the block must give it back. */
 	for (unsigned i = 0; i < gp_ntiles; i++) {
 		const struct gp_tile *t = &gp_tiles[i];
+		const struct sg_variant *v = sg_variant_find(t->name);
+		assert_non_null(v);
 		assert_true(t->rx * t->ry >= 1);
-		if (t->lds_bytes && t->a_words) {
-			/* thread count x outputs per thread = block tile */
+		if (t->lds_bytes && t->a_words)
 			assert_int_equal(t->threads * t->rx * t->ry, t->gbm * t->gbn);
-		}
 		if (t->lds_bytes) {
-			/* shared-staged kernels: the same block tile, K step and block as bench/sgemm */
-			const struct sg_variant *v = sg_variant_find(t->name);
-			assert_non_null(v);
 			assert_int_equal(v->bm, t->gbm);
 			assert_int_equal(v->bn, t->gbn);
-			assert_int_equal(v->bk, t->bk);
-			assert_int_equal(v->bx * v->by, t->threads);
 		}
+		assert_int_equal(v->bk, t->bk);
+		assert_int_equal(v->bx * v->by, t->threads);
+		assert_true(v->bm == t->bm && v->bn == t->bn && v->any == t->any && v->vec4 == t->vec4);
+		for (size_t s = 0; s < GP_ARRAY_SIZE(sizes); s++) {
+			const int z = sizes[s];
+			assert_int_equal(gp_tile_fits(t, z, why, sizeof why), sg_supports(v, z, z, z, z, z, z, why2, sizeof why2));
+		}
+		assert_ptr_equal(gp_tile_find(t->name), t);
 	}
+	assert_null(gp_tile_find("sgemm_41_tc3xtf32"));   /* tensor-core kernels have no FFMA tile */
+	assert_int_equal(gp_tile_fits(gp_tile_find("sgemm_24_k1_12x12_base"), 512, why, sizeof why), -1);
+	assert_string_equal(why, "needs m % 192, n % 192, k % 4 == 0");
 }
 
 static int copy_file(const char *from, const char *to)

@@ -45,8 +45,15 @@ static void test_tc_ceiling_and_accuracy(void **state)
 	assert_non_null(tc);
 	assert_non_null(ffma);
 	assert_non_null(d);
-	assert_int_equal(tc->tc, 1);
-	assert_int_equal(ffma->tc, 0);
+	assert_int_equal(tc->pipe, SG_TF32X3_MMA);
+	assert_int_equal(ffma->pipe, SG_FP32_FMA);
+	assert_int_equal(d->pipe, SG_FP64_FMA);
+	assert_string_equal(sg_pipe_name(tc->pipe), "3xtf32 mma");
+	assert_string_equal(sg_pipe_name(ffma->pipe), "fp32 fma");
+	assert_string_equal(sg_pipe_name(d->pipe), "fp64 fma");
+	assert_string_equal(sg_pipe_name(sg_variant_find("cublas_d")->pipe), "cublas");
+	assert_false(sg_pipe_has_ceiling(sg_variant_find("cublas")->pipe));
+	assert_true(sg_pipe_has_ceiling(tc->pipe));
 	/* H100 SXM at 1980 MHz: TF32 2048 flops/clk/SM -> 535 TFLOP/s; three mma per product. */
 	assert_int_equal(sg_tf32_flops_per_clk_sm(9, 0), 2048);
 	assert_int_equal(sg_tf32_flops_per_clk_sm(7, 5), 0);
@@ -54,6 +61,10 @@ static void test_tc_ceiling_and_accuracy(void **state)
 	/* FFMA kernels keep the FP32 lane peak, double ones the FP64 lanes. */
 	assert_float_equal(sg_ceiling_gflops(ffma, 9, 0, 132, 1980), sg_peak_gflops(128, 132, 1980), 1e-6);
 	assert_float_equal(sg_ceiling_gflops(d, 9, 0, 132, 1980), sg_peak_gflops(64, 132, 1980), 1e-6);
+	/* cuBLAS SGEMM (pedantic) is held to the FP32 peak; DGEMM may use DMMA: twice the FP64 one. */
+	assert_float_equal(sg_ceiling_gflops(sg_variant_find("cublas"), 9, 0, 132, 1980), sg_peak_gflops(128, 132, 1980), 1e-6);
+	assert_float_equal(sg_ceiling_gflops(sg_variant_find("cublas_d"), 9, 0, 132, 1980),
+			   2 * sg_peak_gflops(64, 132, 1980), 1e-6);
 	/* No tensor cores: no ceiling (the host marks such rows n/a before measuring). */
 	assert_float_equal(sg_ceiling_gflops(tc, 7, 5, 40, 1590), 0.0, 0);
 	/* Accuracy: within 4x of cuBLAS's error against exact dot products; a TF32-only product
@@ -65,7 +76,7 @@ static void test_tc_ceiling_and_accuracy(void **state)
 	assert_false(sg_accuracy_ok(1e-7, NAN));
 	/* Every tensor-core variant's dynamic shared memory fits the H100's 227 KB opt-in. */
 	for (size_t i = 0; i < sg_nvariants; i++)
-		if (sg_variants[i].tc)
+		if (sg_variants[i].pipe == SG_TF32X3_MMA)
 			assert_true(sg_variants[i].dyn_smem > 48 * 1024 && sg_variants[i].dyn_smem <= 232448);
 }
 
@@ -211,6 +222,84 @@ static void test_table_vs_registry(void **state)
 	assert_null(sg_variant_find("sgemm_99_nope"));
 }
 
+/* The kernel parameters are bench/sgemm.list's names: every float variant for the sgemm family's
+ * choices and sgemm's default, every double one for dgemm's, in the list's order, one space
+ * apart; the other sweeps' defaults are what they always were. */
+static const struct gp_param *kernel_param(const char *exp)
+{
+	const struct gp_experiment *e = gp_experiment_find(exp);
+
+	assert_non_null(e);
+	assert_string_equal(e->impl->params[e->impl->nparams - 1].name, "kernel");
+	return &e->impl->params[e->impl->nparams - 1];
+}
+
+static void test_kernel_lists(void **state)
+{
+	static const struct {
+		const char *exp, *defaults;
+	} sweeps[] = {
+		{ "sgemm_shapes", "sgemm_23_k1_8x8 sgemm_26_k1_12x12 sgemm_30_cpasync3 cublas" },
+		{ "sgemm_occupancy", "sgemm_04_volkov sgemm_06_method1 sgemm_30_cpasync3" },
+		{ "sgemm_lda", "sgemm_12_method5_v3 sgemm_13_method6 sgemm_16_k3 cublas" },
+	};
+	char want[2][4096] = { "", "" };
+
+	for (size_t i = 0; i < sg_nvariants; i++) {
+		char *w = want[sg_variants[i].elem == 8];
+		snprintf(w + strlen(w), sizeof want[0] - strlen(w), "%s%s", *w ? " " : "", sg_variants[i].name);
+	}
+	assert_string_equal(kernel_param("sgemm")->choices, want[0]);
+	assert_string_equal(kernel_param("sgemm")->defaults, want[0]);
+	assert_string_equal(kernel_param("dgemm")->choices, want[1]);
+	assert_string_equal(kernel_param("dgemm")->defaults, want[1]);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(sweeps); i++) {
+		assert_string_equal(kernel_param(sweeps[i].exp)->choices, want[0]);
+		assert_string_equal(kernel_param(sweeps[i].exp)->defaults, sweeps[i].defaults);
+	}
+	assert_true(!strncmp(want[0], "sgemm_01_naive sgemm_02_smem ", 29));
+	assert_true(strlen(want[0]) > 5 && !strcmp(want[0] + strlen(want[0]) - 7, " cublas"));
+}
+
+/* The symbol name as a fatbin's ELF string tables hold it (NUL on both sides), within the fatbin's
+ * own size (its header: magic, version, header size, payload size). */
+static int image_holds(const unsigned char *img, const char *name)
+{
+	uint32_t magic;
+	uint16_t hdr;
+	uint64_t fat;
+	char pat[160];
+	const int n = snprintf(pat, sizeof pat, "%c%s%c", 0, name, 0);
+
+	memcpy(&magic, img, 4);
+	memcpy(&hdr, img + 6, 2);
+	memcpy(&fat, img + 8, 8);
+	assert_int_equal(magic, 0xBA55ED50u);
+	return memmem(img, hdr + fat, pat, (size_t)n) != NULL;
+}
+
+/* Each variant's kernel is in the module its list line names, and in no other. */
+static void test_images_hold_their_kernels(void **state)
+{
+	for (size_t i = 0; i < sg_nvariants; i++) {
+		const struct sg_variant *v = &sg_variants[i];
+		const unsigned char *img = sg_variant_image(v);
+		if (v->kind == SG_K_CUBLAS) {
+			assert_null(img);
+			continue;
+		}
+		assert_non_null(img);
+		if (!image_holds(img, v->name))
+			fail_msg("%s is not in the module its list line names", v->name);
+		for (size_t j = 0; j < sg_nvariants; j++) {
+			const unsigned char *other = sg_variant_image(&sg_variants[j]);
+			if (other && other != img && image_holds(other, v->name))
+				fail_msg("%s is also in %s's module", v->name, sg_variants[j].name);
+		}
+	}
+	assert_null(sg_variant_image(&sg_variants[sg_nvariants]));
+}
+
 enum check { C_NONE, C_V1, C_V2, C_V3 };
 
 static enum check check_of(const struct sg_variant *v)
@@ -341,6 +430,8 @@ int main(void)
 		cmocka_unit_test(test_reserve_smem),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_table_vs_registry),
+		cmocka_unit_test(test_kernel_lists),
+		cmocka_unit_test(test_images_hold_their_kernels),
 		cmocka_unit_test(test_coverage_any_size),
 		cmocka_unit_test(test_coverage_multiples),
 		cmocka_unit_test(test_swizzle_bijection),
