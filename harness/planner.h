@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 /* sm_90 opcodes (bits 0-11) of the forms SGEMM uses, confirmed by decoding nvcc cubins of
- * bench/sgemm.cu in tests/test_planner.c (counts per kernel match the source's loops). */
+ * bench/sgemm_*.cu in tests/test_planner.c (counts per kernel match the source's loops). */
 #define GP_OP_LDS 0x984
 #define GP_OP_LDG 0x981
 #define GP_OP_STS 0x388
