@@ -1,11 +1,9 @@
-/* tsm2.h — TSM2X (seed 004): tiling maps shared by the kernels and the host, and the model.
+/* tsm2.h — TSM2X (seed 004): the tiling maps shared by the kernels and the host.
  *
  * The inline maps below (row tiles, B tiles, V4's k slices, A chunks, column panels, input hashes)
- * are compiled into the kernels of bench/tsm2.cu and walked on the host by tests/test_tsm2.c, so
- * the coverage test checks the index arithmetic the GPU actually runs. The model (M401-M407,
- * bench/tsm2_model.c) is pure arithmetic on a struct of device figures that the experiment fills
- * from the device's attributes and its own short measurements (clock, streaming read bandwidth,
- * memory latency). */
+ * are compiled into the kernels of bench/tsm2_kernels.cuh and walked on the host by
+ * tests/test_tsm2.c, so the coverage test checks the index arithmetic the GPU actually runs.
+ * Which instances exist is bench/tsm2_grid.h; the model and the kernel table are tsm2_model.h. */
 #ifndef GP_TSM2_H
 #define GP_TSM2_H
 
@@ -72,102 +70,4 @@ TSM2_HD double tsm2_uniform(uint64_t seed, uint64_t i)
 	return (double)(z >> 40) * 0x1p-23 - 1.0;
 }
 
-/* ---------------------------------------------------------------- host side only */
-#ifndef __CUDACC__
-
-enum tsm2_kind {
-	TSM2_V0,     /* Algorithm 1: inner product, one thread per row */
-	TSM2_V1,     /* Algorithm 2: outer product, t2 C registers, B from global */
-	TSM2_V2,     /* Algorithm 3: + B tile (t1 x t2) in shared memory */
-	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
-	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
-	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
-	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
-	TSM2_CUBLAS, /* the baseline */
-};
-
-/* Kernel symbol for (kind, precision, t2, t3); 0 or -1 if that instance is not compiled. */
-int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, size_t len);
-int tsm2_kind_parse(const char *s, enum tsm2_kind *kind);
-const char *tsm2_kind_name(enum tsm2_kind kind);
-/* 0 if (kind, t1, t2, t3, tcf) is launchable for m x k x n, else -1 and why. */
-int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
-		  size_t len);
-/* Dynamic shared memory of a launch: t1 x t2 x elem for V2/V3/V4/L1/L2, else 0. */
-size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem);
-
-/* V4's number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
- * ksplit = 0: enough for TSM2_KSPLIT_WAVES waves, ceil(waves x sms x blocks_per_sm / row_blocks)
- * with blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...),
- * clamped to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone make that many waves
- * (or none is resident). Why 4 waves and not 1: on the H100 (tsm2r ksplit sweep, float and
- * double, m 10240..30720, n <= 16) the one-wave choice reached 74-88 % of the HBM read rate and
- * 16 slices 92-100 %: a single wave ends ragged and each thread then keeps only t3 loads in
- * flight; more, shorter blocks keep the memory system busy to the end. */
-#define TSM2_KSPLIT_MAX 1024
-#define TSM2_KSPLIT_WAVES 4
-int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
-
-/* 2 m n k / t in GFLOP/s; compulsory bytes (A, B read once, C written once) and their rate. */
-double tsm2_gflops(double m, double k, double n, double ms);
-double tsm2_bytes(double m, double k, double n, int elem);
-double tsm2_gbps(double bytes, double ms);
-
-/* The figures the model needs, from the device and the run's own measurements. */
-struct tsm2_hw {
-	int sms;
-	int regs_per_sm, smem_per_sm, max_threads_per_sm, max_blocks_per_sm;
-	double clock_hz;     /* measured SM clock */
-	double band_Bps;     /* PeakBand: streaming read bandwidth measured in the same run */
-	double perf_flops;   /* PeakPerf: 2 x FMA lanes x SMs x measured clock, this precision */
-	double lat_mem_clk;  /* global-memory latency in SM clocks (pointer chase, same run) */
-	double lat_comp_clk; /* FMA dependent-issue latency in SM clocks (constant, see tsm2_model.c) */
-	int lanes;           /* FMA lanes per SM for this precision */
-};
-
-/* M401: registers per thread, (3 t2 + 2 t3) x elem / 4 + fixed. */
-double tsm2_regs_model(int t2, int t3, int elem, int fixed);
-/* M403: threads per SM: min(HW, R_SM / R_thread, S_SM / S_thread), rounded down to whole blocks of
- * t1 (within the block limit). regs: registers per thread (measured or M401). */
-int tsm2_occupancy(const struct tsm2_hw *hw, double regs, int t1, int t2, int elem);
-/* M403 with the grid: the threads per SM actually resident, on average over the SMs, when the
- * launch has `threads` row-carrying threads (m for V0-V3, m x ks for V4, ~m / tcf for TSM2L):
- * min(occ, threads / SMs). m / t1 blocks of one row per thread do not fill a large GPU (80
- * blocks of 128 at m = 10240 on 132 SMs): Little's law counts what is in flight, not capacity. */
-double tsm2_resident(const struct tsm2_hw *hw, int occ, double threads);
-/* M404: Util_mem = occ x t3 x elem / (latency x PeakBand / (SMs x clock)) (bytes in flight);
- * occ: resident threads per SM (tsm2_resident). */
-double tsm2_util_mem(const struct tsm2_hw *hw, double occ, int t3, int elem);
-/* M405: Util_comp = occ x t3 x t2 / (latency_comp x lanes) (FMAs in flight). */
-double tsm2_util_comp(const struct tsm2_hw *hw, double occ, int t2, int t3);
-/* M406: t2_threshold = PeakPerf / PeakBand x elem. */
-double tsm2_t2_threshold(const struct tsm2_hw *hw, int elem);
-/* Algorithm 5's objective for one (t2, t3): memory time (n <= threshold or t2 below it) or
- * compute time, in seconds; utilisations are capped at 1. threads: the launch's row-carrying
- * threads as for tsm2_resident (m for V3; m x ks for V4). */
-double tsm2_model_time(const struct tsm2_hw *hw, double m, double k, double n, int t1, int t2, int t3, int elem,
-		       double regs, double threads);
-
-/* A parameter choice and its cost. */
-struct tsm2_choice {
-	int t1, t2, t3;
-	double cost;
-};
-typedef double (*tsm2_cost_fn)(void *ctx, int t1, int t2, int t3);
-/* Minimise cost over the grid t1s x t2s x t3s (entries <= 0 end a list); NaN/inf costs are
- * skipped; ties go to the larger t2, then the smaller t3, then the smaller t1. -1 if none. */
-int tsm2_argmin(const int *t1s, const int *t2s, const int *t3s, tsm2_cost_fn f, void *ctx, struct tsm2_choice *out);
-/* Algorithm 5 (paper: gradient descent; here the exact minimum over the compiled grid, which
- * gradient descent approximates): the model's (t2, t3) for t1 fixed. */
-int tsm2_model_choose(const struct tsm2_hw *hw, double m, double k, double n, int t1, int elem, struct tsm2_choice *out);
-
-/* The compiled t2 and t3 values (0-terminated). */
-extern const int tsm2_t2_values[];
-extern const int tsm2_t3_values[];
-
-/* 64 u sqrt(k) (as bench/sgemm_model.c) and relative Frobenius error over m x n (ld = m). */
-double tsm2_err_bound(int k, int elem);
-double tsm2_rel_err(const void *c, const void *r, int elem, int m, int n);
-
-#endif /* !__CUDACC__ */
 #endif

@@ -1,25 +1,24 @@
 /* tsm2_model.c — TSM2X's kernel table and performance model (seed 004 Sections 3.1.8-3.1.9).
  *
- * Pure arithmetic: which (kind, t2, t3) instances bench/tsm2.cu compiles, launch checks, rates,
- * V4's k-slice count, and the model M401-M407 on a struct tsm2_hw the experiment fills with the
- * device's attributes and the run's own measurements (clock, streaming read bandwidth,
- * pointer-chase latency). The one constant is the FMA latency (latency_comp): 4 SM clocks for
- * FFMA and 8 for DFMA on sm_80+/sm_90 (the lat_ffma probe measures it; the experiment takes it as
- * a parameter). The occupancy the utilisations use is what the grid actually puts on the SMs,
- * min(capacity, threads / SMs): on the paper's GPUs m / t1 blocks filled the machine, on 132 SMs
- * they do not (the H100 measured V3 at 33 % of HBM at m = 10240 where capacity alone said 100 %).
- * Pitfall: the paper's utilisations are ratios that exceed 1 once enough is in flight; the time
- * objective caps them. */
+ * Host-only arithmetic: which (kind, t2, t3) instances exist (read from bench/tsm2_grid.h, the
+ * list the kernels are instantiated from), launch checks, rates, V4's k-slice count, and the
+ * model M401-M407 on a struct tsm2_hw the experiment fills with the device's attributes and the
+ * run's own measurements (clock, streaming read bandwidth, pointer-chase latency). The one
+ * constant is the FMA latency (latency_comp): 4 SM clocks for FFMA and 8 for DFMA on sm_80+/sm_90
+ * (the lat_ffma probe measures it; the experiment takes it as a parameter). The occupancy the
+ * utilisations use is what the grid actually puts on the SMs, min(capacity, threads / SMs): on
+ * the paper's GPUs m / t1 blocks filled the machine, on 132 SMs they do not. Pitfall: the
+ * paper's utilisations are ratios that exceed 1 once enough is in flight; the time objective
+ * caps them. */
 #include "gp.h"
 #include "sgemm.h"
 #include "tsm2.h"
+#include "tsm2_grid.h"
+#include "tsm2_model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-const int tsm2_t2_values[] = { 2, 4, 8, 16, 32, 0 };
-const int tsm2_t3_values[] = { 2, 4, 8, 16, 32, 0 };
 
 static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "l1", "l2", "cublas" };
 
@@ -38,35 +37,60 @@ int tsm2_kind_parse(const char *s, enum tsm2_kind *kind)
 	return -1;
 }
 
-static int pow2_in(int x, int lo, int hi)
+/* ---------------------------------------------------------------- the grid */
+
+#define KIND_v0 TSM2_V0
+#define KIND_v1 TSM2_V1
+#define KIND_v2 TSM2_V2
+#define KIND_v3 TSM2_V3
+#define KIND_v4 TSM2_V4
+#define KIND_l1 TSM2_L1
+#define KIND_l2 TSM2_L2
+#define ELEM_f 4
+#define ELEM_d 8
+#define ENTRY(img, kind, P, t2, t3) { KIND_##kind, ELEM_##P, t2, t3 },
+
+static const struct {
+	enum tsm2_kind kind;
+	int elem, t2, t3;
+} grid[] = { TSM2_GRID(ENTRY) };
+
+int tsm2_instance(enum tsm2_kind kind, int elem, int t2, int t3)
 {
-	return x >= lo && x <= hi && (x & (x - 1)) == 0;
+	if (kind == TSM2_V0 || kind == TSM2_V1)
+		t3 = 0;
+	if (kind == TSM2_V0)
+		t2 = 0;
+	for (size_t i = 0; i < GP_ARRAY_SIZE(grid); i++)
+		if (grid[i].kind == kind && grid[i].elem == elem && grid[i].t2 == t2 && grid[i].t3 == t3)
+			return (int)i;
+	return -1;
 }
 
-/* Mirrors the instance lists at the end of bench/tsm2.cu. */
+void tsm2_axis(enum tsm2_kind kind, int elem, int t3, int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(grid) && max; i++) {
+		const int v = t3 ? grid[i].t3 : grid[i].t2;
+		size_t at = 0;
+		if (grid[i].kind != kind || grid[i].elem != elem)
+			continue;
+		while (at < n && out[at] < v)
+			at++;
+		if ((at < n && out[at] == v) || n + 1 >= max)
+			continue;
+		memmove(out + at + 1, out + at, (n - at) * sizeof *out);
+		out[at] = v;
+		n++;
+	}
+	if (max)
+		out[n] = 0;
+}
+
 static int compiled(enum tsm2_kind kind, int elem, int t2, int t3)
 {
-	switch (kind) {
-	case TSM2_V0:
-	case TSM2_CUBLAS:
-		return 1;
-	case TSM2_V1:
-		return pow2_in(t2, 2, 32);
-	case TSM2_V2:
-		return (t3 == 4 && pow2_in(t2, 2, 32)) || (t3 == 16 && pow2_in(t2, 2, 16));
-	case TSM2_V3:
-		if (pow2_in(t2, 2, 16) && pow2_in(t3, 4, 16))
-			return 1;
-		if ((t2 == 32 && (t3 == 4 || t3 == 8)) || (t3 == 32 && pow2_in(t2, 2, 8)))
-			return 1;
-		return elem == 4 && ((t2 == 16 && t3 == 32) || (t2 == 32 && t3 == 16) || (t2 == 32 && t3 == 32));
-	case TSM2_V4: /* V3's main grid; the t3 = 32 corners are left out to bound compile time */
-		return (pow2_in(t2, 2, 16) && pow2_in(t3, 4, 16)) || (t2 == 32 && (t3 == 4 || t3 == 8));
-	case TSM2_L1:
-	case TSM2_L2:
-		return pow2_in(t2, 2, 16) && pow2_in(t3, 2, 16);
-	}
-	return 0;
+	return kind == TSM2_CUBLAS || tsm2_instance(kind, elem, t2, t3) >= 0;
 }
 
 int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, size_t len)
@@ -130,7 +154,7 @@ int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, i
 	long ks = ksplit;
 
 	if (ks <= 0) {
-		/* TSM2_KSPLIT_WAVES times the blocks the GPU holds at once (see tsm2.h) */
+		/* TSM2_KSPLIT_WAVES times the blocks the GPU holds at once (see tsm2_model.h) */
 		const long want = (long)TSM2_KSPLIT_WAVES * sms * blocks_per_sm;
 		ks = row_blocks > 0 && want > row_blocks ? (want + row_blocks - 1) / row_blocks : 1;
 	}
@@ -274,10 +298,13 @@ int tsm2_model_choose(const struct tsm2_hw *hw, double m, double k, double n, in
 {
 	const int t1s[] = { t1, 0 };
 	struct model_ctx c = { hw, m, k, n, elem };
+	int t2s[16], t3s[16];
 
-	if (tsm2_argmin(t1s, tsm2_t2_values, tsm2_t3_values, model_cost, &c, out) == 0)
+	tsm2_axis(TSM2_V3, elem, 0, t2s, GP_ARRAY_SIZE(t2s));
+	tsm2_axis(TSM2_V3, elem, 1, t3s, GP_ARRAY_SIZE(t3s));
+	if (tsm2_argmin(t1s, t2s, t3s, model_cost, &c, out) == 0)
 		return 0;
 	/* n below every compiled t2 (n = 1): the smallest t2. */
 	c.n = 2;
-	return tsm2_argmin(t1s, tsm2_t2_values, tsm2_t3_values, model_cost, &c, out);
+	return tsm2_argmin(t1s, t2s, t3s, model_cost, &c, out);
 }

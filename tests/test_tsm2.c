@@ -20,6 +20,8 @@
 
 #include "gp.h"
 #include "tsm2.h"
+#include "tsm2_grid.h"
+#include "tsm2_model.h"
 
 static struct tsm2_hw h100(int elem)
 {
@@ -164,15 +166,17 @@ static void test_names_and_support(void **state)
 	assert_float_equal(tsm2_bytes(10, 20, 2, 8), (200 + 40 + 20) * 8, 1e-12);
 }
 
-extern const unsigned char gp_image_bench_tsm2[];
+/* The grid's images (bench/tsm2_grid.h), entry by entry. */
+#define DECLARE_IMAGE(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
+TSM2_GRID(DECLARE_IMAGE)
+#define IMAGE(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
+static const unsigned char *const images[] = { TSM2_GRID(IMAGE) };
+extern const unsigned char gp_image_bench_tsm2_aux[];
 
-/* The instance lists at the end of bench/tsm2.cu and compiled() in bench/tsm2_model.c agree: every
- * name the host would ask the module for is a symbol of the embedded fatbin (an ELF string, NUL
- * terminated), and the (t2, t3) it declines are not (V4's left-out corners among them). The fatbin
- * header gives the image's size. */
-static int in_image(const char *name)
+/* A kernel symbol in an embedded fatbin (an ELF string, NUL terminated); the fatbin header gives
+ * the image's size. */
+static int in_image(const unsigned char *img, const char *name)
 {
-	const unsigned char *img = gp_image_bench_tsm2;
 	uint32_t magic;
 	uint16_t hsize;
 	uint64_t size;
@@ -184,31 +188,64 @@ static int in_image(const char *name)
 	return memmem(img, hsize + size, name, strlen(name) + 1) != NULL;
 }
 
+/* The one list and the images agree: every entry's kernel is in the image the list names and in
+ * no other, and a (t2, t3) the grid leaves out is in none (V4's left-out corners among them). */
 static void test_instances_in_image(void **state)
 {
-	char name[64], want[64];
+	static const int pow2[] = { 0, 1, 2, 4, 8, 16, 32, 64 };
+	const unsigned char *distinct[GP_ARRAY_SIZE(images) + 1];
+	size_t nd = 0;
 	int v4 = 0;
 
-	for (int e = 4; e <= 8; e += 4) {
-		assert_int_equal(tsm2_kernel_name(TSM2_V0, e, 0, 0, name, sizeof name), 0);
-		assert_true(in_image(name));
-		for (const int *t2 = tsm2_t2_values; *t2; t2++) {
-			assert_int_equal(tsm2_kernel_name(TSM2_V1, e, *t2, 0, name, sizeof name), 0);
-			assert_true(in_image(name));
-			for (int kind = TSM2_V2; kind <= TSM2_L2; kind++)
-				for (const int *t3 = tsm2_t3_values; *t3; t3++) {
-					const int listed = !tsm2_kernel_name(kind, e, *t2, *t3, name, sizeof name);
-					snprintf(want, sizeof want, "tsm2_%s_%c_t2_%d_t3_%d", tsm2_kind_name(kind),
-						 e == 8 ? 'd' : 'f', *t2, *t3);
-					if (listed)
-						assert_string_equal(name, want);
-					if (in_image(want) != listed)
-						fail_msg("%s: listed %d, in the image %d", want, listed, !listed);
-					v4 += listed && kind == TSM2_V4;
-				}
-		}
+	for (size_t g = 0; g < GP_ARRAY_SIZE(images); g++) {
+		size_t d = 0;
+		while (d < nd && distinct[d] != images[g])
+			d++;
+		if (d == nd)
+			distinct[nd++] = images[g];
 	}
+	distinct[nd++] = gp_image_bench_tsm2_aux;
+	for (int e = 4; e <= 8; e += 4)
+		for (int kind = TSM2_V0; kind <= TSM2_L2; kind++)
+			for (size_t a = 0; a < GP_ARRAY_SIZE(pow2); a++)
+				for (size_t b = 0; b < GP_ARRAY_SIZE(pow2); b++) {
+					const int i = tsm2_instance(kind, e, pow2[a], pow2[b]);
+					char name[64], want[64];
+					snprintf(want, sizeof want, "tsm2_%s_%c_t2_%d_t3_%d", tsm2_kind_name(kind),
+						 e == 8 ? 'd' : 'f', pow2[a], pow2[b]);
+					assert_int_equal(tsm2_kernel_name(kind, e, pow2[a], pow2[b], name, sizeof name),
+							 i >= 0 ? 0 : -1);
+					if (i < 0)
+						snprintf(name, sizeof name, "%s", want);
+					else if (kind > TSM2_V1)
+						assert_string_equal(name, want);
+					for (size_t g = 0; g < nd; g++)
+						if (in_image(distinct[g], name) != (i >= 0 && distinct[g] == images[i]))
+							fail_msg("%s: grid entry %d, image %zu has it: %d", name, i, g, !(i >= 0));
+				}
+	for (int e = 4; e <= 8; e += 4)
+		for (size_t a = 1; a < GP_ARRAY_SIZE(pow2); a++)
+			for (size_t b = 1; b < GP_ARRAY_SIZE(pow2); b++)
+				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0;
+	assert_int_equal(GP_ARRAY_SIZE(images), 159);
+	assert_int_equal(nd, 10); /* 9 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
+}
+
+/* The candidate axes come from the list: V3's compiled t2 and t3, ascending. */
+static void test_axes(void **state)
+{
+	int t2[8], t3[8], small[2];
+
+	tsm2_axis(TSM2_V3, 8, 0, t2, GP_ARRAY_SIZE(t2));
+	tsm2_axis(TSM2_V3, 8, 1, t3, GP_ARRAY_SIZE(t3));
+	assert_memory_equal(t2, ((const int[]){ 2, 4, 8, 16, 32, 0 }), 6 * sizeof(int));
+	assert_memory_equal(t3, ((const int[]){ 4, 8, 16, 32, 0 }), 5 * sizeof(int));
+	tsm2_axis(TSM2_L1, 4, 1, t3, GP_ARRAY_SIZE(t3));
+	assert_memory_equal(t3, ((const int[]){ 2, 4, 8, 16, 0 }), 5 * sizeof(int));
+	tsm2_axis(TSM2_V3, 4, 0, small, GP_ARRAY_SIZE(small)); /* cut to fit, still terminated */
+	assert_int_equal(small[0], 2);
+	assert_int_equal(small[1], 0);
 }
 
 /* M403 with the grid. The H100 measured V3 float (t2 = t3 = 16, 128 registers, 512 threads/SM)
@@ -401,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_tiling_coverage), cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_model_grid),  cmocka_unit_test(test_ksplit_choose),
 		cmocka_unit_test(test_slices),      cmocka_unit_test(test_instances_in_image),
+		cmocka_unit_test(test_axes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

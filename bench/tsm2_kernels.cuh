@@ -1,4 +1,4 @@
-/* tsm2.cu — TSM2X (seed 004): C = A B with A m x k and B k x n tall-and-skinny (TSM2R) or A
+/* tsm2_kernels.cuh — TSM2X (seed 004): C = A B with A m x k and B k x n tall-and-skinny (TSM2R) or A
  * tall-and-skinny and B small (TSM2L), column-major, alpha 1, beta 0, float and double.
  *
  * The ladder V0 (inner product) -> V1 (outer product, t2 C registers) -> V2 (+ B tile t1 x t2 in
@@ -15,10 +15,11 @@
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Every size works:
  * rows past m load row m - 1 and never store, k and n tails load 0 (bench/tsm2.h maps, walked on
- * the host by tests/test_tsm2.c). Pitfall: a partial last chunk must load 0, not the NaN slack. */
+ * the host by tests/test_tsm2.c). Pitfall: a partial last chunk must load 0, not the NaN slack.
+ * Each bench/tsm2_<image>.cu includes this file and gets the entries of bench/tsm2_grid.h whose
+ * image is its own (the instances section at the end). */
 #include "tsm2.h"
-
-#include "probe.cuh"
+#include "tsm2_grid.h"
 
 #define TSM2_ARGS(T) int m, int k, int n, const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb, \
 	T *__restrict__ C, int ldc
@@ -71,91 +72,6 @@ __device__ __forceinline__ void store_c(T *__restrict__ C, const T (&acc)[T2], i
 	for (int c = 0; c < T2; c++)
 		if (p + c < n)
 			C[row + (long)(p + c) * ldc] = acc[c];
-}
-
-/* ------------------------------------------------------------------ clock, stream, chase */
-
-extern "C" __global__ void tsm2_clock(float *sink, int iters, gp_clock_sample *cs)
-{
-	float x = (float)threadIdx.x * 1e-3f, y = 1.0f - 0x1p-20f, z = 0x1p-19f;
-
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	for (int i = 0; i < iters; i++) {
-		GP_REP64(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(y), "f"(z));)
-	}
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
-	if (x == 12345.0f)
-		sink[threadIdx.x] = x;
-}
-
-/* Streaming read of n4 float4s (grid-stride, 4 independent loads in flight per thread): the HBM
- * read rate the TSM2 kernels are held against, measured in the same run. */
-extern "C" __global__ void tsm2_stream(const float4 *__restrict__ p, long n4, float *sink)
-{
-	const long stride = (long)gridDim.x * blockDim.x;
-	float s = 0.f;
-	long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-
-	for (; i + 3 * stride < n4; i += 4 * stride) {
-		const float4 a = __ldcs(p + i), b = __ldcs(p + i + stride), c = __ldcs(p + i + 2 * stride),
-			     d = __ldcs(p + i + 3 * stride);
-		s += a.x + b.y + c.z + d.w;
-	}
-	for (; i < n4; i += stride)
-		s += __ldcs(p + i).x;
-	if (s == 12345.0f)
-		sink[0] = s;
-}
-
-/* Pointer chain for the latency chase: hop h at a pseudo-random 128-byte line of the buffer,
- * pointing at hop h + 1 (the last at hop 0). */
-extern "C" __global__ void tsm2_chain(unsigned long long *buf, long lines, int hops)
-{
-	const int h = blockIdx.x * blockDim.x + threadIdx.x;
-	if (h >= hops)
-		return;
-	const long at = (long)((tsm2_uniform(0xc4a5e, (uint64_t)h) + 1.0) * 0.5 * (double)lines) * 16;
-	const long nx = (long)((tsm2_uniform(0xc4a5e, (uint64_t)((h + 1) % hops)) + 1.0) * 0.5 * (double)lines) * 16;
-	buf[at] = (unsigned long long)(buf + nx);
-}
-
-/* One thread follows the chain: average SM clocks per dependent global load. */
-extern "C" __global__ void tsm2_chase(const unsigned long long *start, int hops, unsigned long long *out)
-{
-	const unsigned long long *p = start;
-	for (int h = 0; h < 64; h++) /* warm the TLB walk out of the first hops */
-		p = (const unsigned long long *)__ldcg(p);
-	const unsigned long long t0 = clock64();
-	for (int h = 0; h < hops; h++)
-		p = (const unsigned long long *)__ldcg(p);
-	const unsigned long long t1 = clock64();
-	out[0] = t1 - t0;
-	out[1] = (unsigned long long)p;
-}
-
-/* Fill rows x cols (ld) with tsm2_uniform(seed, r + c * rows); padding rows and slack NaN. */
-template <typename T> __device__ void fill(T *p, int rows, int cols, int ld, long total, uint64_t seed)
-{
-	for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x) {
-		const long r = i % ld, c = i / ld;
-		p[i] = r < rows && c < cols ? (T)tsm2_uniform(seed, (uint64_t)(r + c * (long)rows)) : (T)NAN;
-	}
-}
-
-extern "C" __global__ void tsm2_fill_f(float *p, int rows, int cols, int ld, long total, unsigned long long seed)
-{
-	fill(p, rows, cols, ld, total, seed);
-}
-
-extern "C" __global__ void tsm2_fill_d(double *p, int rows, int cols, int ld, long total, unsigned long long seed)
-{
-	fill(p, rows, cols, ld, total, seed);
 }
 
 /* ------------------------------------------------------------------ V0: inner product (Algorithm 1) */
@@ -412,38 +328,37 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 
 /* ------------------------------------------------------------------ instances */
 
-#define I_V0(s, T) \
+/* The entries of bench/tsm2_grid.h whose image is the including file's: that file defines
+ * TSM2_IMAGE_<image> as TSM2_HERE, and TSM2_IS_HERE(img) is 1 for it, 0 for every other image
+ * (an undefined TSM2_IMAGE_x stays one token, so the second argument is the 0 after it). */
+#define TSM2_HERE ~, 1
+#define TSM2_SECOND_(a, b, ...) b
+#define TSM2_SECOND(...) TSM2_SECOND_(__VA_ARGS__)
+#define TSM2_IS_HERE(img) TSM2_SECOND(TSM2_IMAGE_##img, 0, ~)
+#define TSM2_PICK_1 TSM2_DEFINE
+#define TSM2_PICK_0 TSM2_SKIP
+#define TSM2_PICK_(c) TSM2_PICK_##c
+#define TSM2_PICK(c) TSM2_PICK_(c)
+#define TSM2_INSTANCE(img, kind, P, t2, t3) TSM2_PICK(TSM2_IS_HERE(img))(kind, P, t2, t3)
+#define TSM2_SKIP(kind, P, t2, t3)
+
+#define TSM2_T_f float
+#define TSM2_T_d double
+#define TSM2_DEFINE(kind, P, t2, t3) TSM2_DEFINE_##kind(kind, P, TSM2_T_##P, t2, t3)
+/* Kernel symbols as bench/tsm2_model.c's tsm2_kernel_name() spells them. */
+#define TSM2_DEFINE_v0(kind, s, T, t2, t3) \
 	extern "C" __global__ void tsm2_v0_##s(TSM2_ARGS(T)) { tsm2_v0<T>(m, k, n, A, lda, B, ldb, C, ldc); }
-#define I_V1(s, T, t2) \
+#define TSM2_DEFINE_v1(kind, s, T, t2, t3) \
 	extern "C" __global__ void tsm2_v1_##s##_t2_##t2(TSM2_ARGS(T)) { tsm2_v1<T, t2>(m, k, n, A, lda, B, ldb, C, ldc); }
-#define I_K(kind, s, T, t2, t3)                                                                   \
+#define TSM2_DEFINE_K(kind, s, T, t2, t3)                                                          \
 	extern "C" __global__ void tsm2_##kind##_##s##_t2_##t2##_t3_##t3(TSM2_ARGS(T))             \
 	{                                                                                          \
 		tsm2_##kind<T, t2, t3>(m, k, n, A, lda, B, ldb, C, ldc);                           \
 	}
-/* The compiled grid (compiled() in bench/tsm2_model.c lists the same): V2 t2 2..32 with
- * t3 4, 16; V3 t2 2..32 x t3 4..32 (double drops t2 + t3 > 40: C, nextB, currA and nextA would
- * not fit 255 registers); V4 V3's main grid, t2 2..16 x t3 4..16 and t2 32 x t3 4, 8 (no t3 = 32
- * corners); TSM2L t2, t3 2..16. Kept small: every instance costs compile time x 6. */
-#define R_T3(X, kind, s, T, t2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
-#define L_T3(X, kind, s, T, t2) X(kind, s, T, t2, 2) X(kind, s, T, t2, 4) X(kind, s, T, t2, 8) X(kind, s, T, t2, 16)
-#define V2_GRID(s, T) I_K(v2, s, T, 2, 4) I_K(v2, s, T, 4, 4) I_K(v2, s, T, 8, 4) I_K(v2, s, T, 16, 4) \
-	I_K(v2, s, T, 32, 4) I_K(v2, s, T, 2, 16) I_K(v2, s, T, 4, 16) I_K(v2, s, T, 8, 16) I_K(v2, s, T, 16, 16)
-#define V3_GRID(s, T) R_T3(I_K, v3, s, T, 2) R_T3(I_K, v3, s, T, 4) R_T3(I_K, v3, s, T, 8) \
-	R_T3(I_K, v3, s, T, 16) I_K(v3, s, T, 32, 4) I_K(v3, s, T, 32, 8) \
-	I_K(v3, s, T, 2, 32) I_K(v3, s, T, 4, 32) I_K(v3, s, T, 8, 32)
-#define V4_GRID(s, T) R_T3(I_K, v4, s, T, 2) R_T3(I_K, v4, s, T, 4) R_T3(I_K, v4, s, T, 8) \
-	R_T3(I_K, v4, s, T, 16) I_K(v4, s, T, 32, 4) I_K(v4, s, T, 32, 8)
-#define L_GRID(kind, s, T) L_T3(I_K, kind, s, T, 2) L_T3(I_K, kind, s, T, 4) L_T3(I_K, kind, s, T, 8) \
-	L_T3(I_K, kind, s, T, 16)
+#define TSM2_DEFINE_v2 TSM2_DEFINE_K
+#define TSM2_DEFINE_v3 TSM2_DEFINE_K
+#define TSM2_DEFINE_v4 TSM2_DEFINE_K
+#define TSM2_DEFINE_l1 TSM2_DEFINE_K
+#define TSM2_DEFINE_l2 TSM2_DEFINE_K
 
-I_V0(f, float)
-I_V0(d, double)
-I_V1(f, float, 2) I_V1(f, float, 4) I_V1(f, float, 8) I_V1(f, float, 16) I_V1(f, float, 32)
-I_V1(d, double, 2) I_V1(d, double, 4) I_V1(d, double, 8) I_V1(d, double, 16) I_V1(d, double, 32)
-V2_GRID(f, float) V2_GRID(d, double)
-V3_GRID(f, float) V3_GRID(d, double)
-I_K(v3, f, float, 16, 32) I_K(v3, f, float, 32, 16) I_K(v3, f, float, 32, 32)
-V4_GRID(f, float) V4_GRID(d, double)
-L_GRID(l1, f, float) L_GRID(l1, d, double)
-L_GRID(l2, f, float) L_GRID(l2, d, double)
+TSM2_GRID(TSM2_INSTANCE)

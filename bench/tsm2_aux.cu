@@ -1,0 +1,93 @@
+/* tsm2_aux.cu — TSM2X's own measurements and inputs (bench/tsm2_env.c): the FFMA clock kernel,
+ * the streaming HBM read the kernels' bandwidth is held against, the pointer chase for the
+ * model's memory latency, and the hash fill of A and B (bench/tsm2.h: the host recomputes any
+ * entry for the reference check). The GEMM kernels themselves are in tsm2_kernels.cuh, one image
+ * per group of the grid (bench/tsm2_grid.h). Pitfall: the fill writes NaN into padding rows and
+ * the slack after every matrix, so a kernel that reads past its data shows it. */
+#include "tsm2.h"
+
+#include "probe.cuh"
+
+
+extern "C" __global__ void tsm2_clock(float *sink, int iters, gp_clock_sample *cs)
+{
+	float x = (float)threadIdx.x * 1e-3f, y = 1.0f - 0x1p-20f, z = 0x1p-19f;
+
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+	for (int i = 0; i < iters; i++) {
+		GP_REP64(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(y), "f"(z));)
+	}
+	if (gp_is_clock_thread()) {
+		cs->clk1 = gp_clock();
+		cs->ns1 = gp_ns();
+	}
+	if (x == 12345.0f)
+		sink[threadIdx.x] = x;
+}
+
+/* Streaming read of n4 float4s (grid-stride, 4 independent loads in flight per thread): the HBM
+ * read rate the TSM2 kernels are held against, measured in the same run. */
+extern "C" __global__ void tsm2_stream(const float4 *__restrict__ p, long n4, float *sink)
+{
+	const long stride = (long)gridDim.x * blockDim.x;
+	float s = 0.f;
+	long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	for (; i + 3 * stride < n4; i += 4 * stride) {
+		const float4 a = __ldcs(p + i), b = __ldcs(p + i + stride), c = __ldcs(p + i + 2 * stride),
+			     d = __ldcs(p + i + 3 * stride);
+		s += a.x + b.y + c.z + d.w;
+	}
+	for (; i < n4; i += stride)
+		s += __ldcs(p + i).x;
+	if (s == 12345.0f)
+		sink[0] = s;
+}
+
+/* Pointer chain for the latency chase: hop h at a pseudo-random 128-byte line of the buffer,
+ * pointing at hop h + 1 (the last at hop 0). */
+extern "C" __global__ void tsm2_chain(unsigned long long *buf, long lines, int hops)
+{
+	const int h = blockIdx.x * blockDim.x + threadIdx.x;
+	if (h >= hops)
+		return;
+	const long at = (long)((tsm2_uniform(0xc4a5e, (uint64_t)h) + 1.0) * 0.5 * (double)lines) * 16;
+	const long nx = (long)((tsm2_uniform(0xc4a5e, (uint64_t)((h + 1) % hops)) + 1.0) * 0.5 * (double)lines) * 16;
+	buf[at] = (unsigned long long)(buf + nx);
+}
+
+/* One thread follows the chain: average SM clocks per dependent global load. */
+extern "C" __global__ void tsm2_chase(const unsigned long long *start, int hops, unsigned long long *out)
+{
+	const unsigned long long *p = start;
+	for (int h = 0; h < 64; h++) /* warm the TLB walk out of the first hops */
+		p = (const unsigned long long *)__ldcg(p);
+	const unsigned long long t0 = clock64();
+	for (int h = 0; h < hops; h++)
+		p = (const unsigned long long *)__ldcg(p);
+	const unsigned long long t1 = clock64();
+	out[0] = t1 - t0;
+	out[1] = (unsigned long long)p;
+}
+
+/* Fill rows x cols (ld) with tsm2_uniform(seed, r + c * rows); padding rows and slack NaN. */
+template <typename T> __device__ void fill(T *p, int rows, int cols, int ld, long total, uint64_t seed)
+{
+	for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long)gridDim.x * blockDim.x) {
+		const long r = i % ld, c = i / ld;
+		p[i] = r < rows && c < cols ? (T)tsm2_uniform(seed, (uint64_t)(r + c * (long)rows)) : (T)NAN;
+	}
+}
+
+extern "C" __global__ void tsm2_fill_f(float *p, int rows, int cols, int ld, long total, unsigned long long seed)
+{
+	fill(p, rows, cols, ld, total, seed);
+}
+
+extern "C" __global__ void tsm2_fill_d(double *p, int rows, int cols, int ld, long total, unsigned long long seed)
+{
+	fill(p, rows, cols, ld, total, seed);
+}

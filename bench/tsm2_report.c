@@ -1,0 +1,204 @@
+/* tsm2_report.c — what tsm2r, tsm2l and tsm2_search make of their tables (no device code): the
+ * profile keys of tsm2r and the REPORT.md sections, with seed 004's numbers (and issue 7's goal)
+ * from configs/reference.csv beside ours. Speedups and bandwidths are summarised over the ok rows
+ * of the paper's range (n <= 16 for TSM2R): a kernel's rows at several t3 or ksplit all count,
+ * so the averages are over configurations, not over the best one per point. */
+#include "gp.h"
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const precs[] = { "single", "double" };
+
+/* Average, min and max of a column over the ok rows of a kernel and precision with n <= nmax. */
+static double summary(const struct gp_table *t, const char *kernel, const char *prec, double nmax, const char *col,
+		      double *lo, double *hi)
+{
+	double s = 0;
+	int c = 0;
+
+	*lo = INFINITY, *hi = -INFINITY;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, col);
+		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "kernel"), kernel) ||
+		    strcmp(gp_table_get(t, r, "precision"), prec) || gp_table_num(t, r, "n") > nmax || isnan(v))
+			continue;
+		s += v, c++;
+		*lo = fmin(*lo, v), *hi = fmax(*hi, v);
+	}
+	return c ? s / c : NAN;
+}
+
+struct paper_row {
+	const char *label, *key;
+};
+
+/* The paper's (and the goal's) figures for an experiment: value, GPU and source per key. */
+static void paper_table(FILE *md, const struct gp_table *ref, const char *exp, const struct paper_row *rows, size_t n)
+{
+	gp_md_header(md, "seed 004 / goal", "value", "GPU", "source");
+	for (size_t i = 0; i < n; i++) {
+		const char *gpu = NULL, *src = NULL, *v = gp_reference(ref, exp, rows[i].key, &gpu, &src);
+		gp_md_str(md, rows[i].label);
+		gp_md_str(md, v);
+		gp_md_str(md, gpu);
+		gp_md_str(md, src);
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* Speedup over cuBLAS and % of the HBM read rate per kernel and precision: average [min, max]. */
+static void ladder_table(FILE *md, const struct gp_table *t, const char *const *kernels, size_t nk, double nmax)
+{
+	char lo_s[32], hi_s[32], range[80];
+
+	fprintf(md, "Speedup over cuBLAS (%s, same run) and achieved bandwidth as %% of the streaming HBM read rate "
+		    "measured in the same run (n <= %.0f).\n\n", t->nrows ? gp_table_get(t, 0, "math_mode") : "–", nmax);
+	gp_md_header(md, "kernel", "precision", "speedup avg", "speedup range", "% of HBM read avg", "max");
+	for (size_t i = 0; i < nk; i++)
+		for (size_t p = 0; p < GP_ARRAY_SIZE(precs); p++) {
+			double lo, hi, blo, bhi;
+			const double a = summary(t, kernels[i], precs[p], nmax, "speedup_vs_cublas", &lo, &hi);
+			const double ba = summary(t, kernels[i], precs[p], nmax, "pct_of_hbm_read", &blo, &bhi);
+			if (isnan(a))
+				continue;
+			snprintf(range, sizeof range, "%s – %s", gp_md_fmt(lo_s, sizeof lo_s, lo),
+				 gp_md_fmt(hi_s, sizeof hi_s, hi));
+			gp_md_str(md, kernels[i]);
+			gp_md_str(md, precs[p]);
+			gp_md_num(md, a);
+			gp_md_str(md, range);
+			gp_md_num(md, ba);
+			gp_md_num(md, bhi);
+			gp_md_end(md);
+		}
+	fputc('\n', md);
+}
+
+/* A ladder experiment's section: its kernels, the n it summarises and the paper's figures. */
+struct ladder {
+	const char *exp;
+	const char *const *kernels;
+	size_t nk;
+	double nmax;
+	const struct paper_row *paper;
+	size_t npaper;
+};
+
+static const char *const tsm2r_kernels[] = { "v0", "v1", "v2", "v3", "v4" };
+static const struct paper_row tsm2r_paper[] = {
+	{ "V1 over V0", "k40c_v1_over_v0" },
+	{ "V2 over V1", "k40c_v2_gain" },
+	{ "V3 over V2", "k40c_v3_gain" },
+	{ "V3 single: max speedup over cuBLAS", "v100_single_max_speedup" },
+	{ "V3 single: average speedup over cuBLAS", "v100_single_avg_speedup" },
+	{ "V3 double: max speedup over cuBLAS", "v100_double_max_speedup" },
+	{ "V3 double: average speedup over cuBLAS", "v100_double_avg_speedup" },
+	{ "goal: average speedup over cuBLAS", "goal_speedup_avg" },
+	{ "goal: % of the HBM read rate at the largest sizes", "goal_pct_hbm_read" },
+};
+static const struct ladder tsm2r_ladder = { "tsm2r", tsm2r_kernels, GP_ARRAY_SIZE(tsm2r_kernels), 16,
+					    tsm2r_paper, GP_ARRAY_SIZE(tsm2r_paper) };
+
+static const char *const tsm2l_kernels[] = { "v3", "l1", "l2" };
+static const struct paper_row tsm2l_paper[] = {
+	{ "single, k = n = 8, 16: speedup over cuBLAS", "v100_single_speedup_range" },
+	{ "single: average speedup", "v100_single_avg_speedup" },
+	{ "double, k = n = 8, 16: speedup over cuBLAS", "v100_double_speedup_range" },
+	{ "double: average speedup", "v100_double_avg_speedup" },
+	{ "bandwidth: most of the peak", "v100_max_bw_util" },
+	{ "bandwidth: average of the peak", "v100_avg_bw_util" },
+};
+static const struct ladder tsm2l_ladder = { "tsm2l", tsm2l_kernels, GP_ARRAY_SIZE(tsm2l_kernels), 1024,
+					    tsm2l_paper, GP_ARRAY_SIZE(tsm2l_paper) };
+
+static void ladder_report(FILE *md, const struct gp_table *t, const struct gp_table *ref, const struct ladder *l)
+{
+	ladder_table(md, t, l->kernels, l->nk, l->nmax);
+	paper_table(md, ref, l->exp, l->paper, l->npaper);
+}
+
+static void tsm2r_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	ladder_report(md, t, ref, &tsm2r_ladder);
+}
+
+static void tsm2l_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	ladder_report(md, t, ref, &tsm2l_ladder);
+}
+
+/* The model's choice and the brute-force best per (precision, m, n), in the order of the run. */
+static void search_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const cols[] = { "precision", "m", "n", "choice", "t1", "t2", "t3", "time_ms",
+					    "pct_of_hbm_read", "model_time_ms", "t2_threshold" };
+	static const struct paper_row paper[] = {
+		{ "brute-force t3, single (t1 128, t2 n)", "v100_single_t3" },
+		{ "brute-force t3, double (t1 128, t2 n)", "v100_double_t3" },
+	};
+
+	fprintf(md, "Model (Algorithm 5 over the compiled V3 grid, t1 = 128, fed by this run's clock, streaming read "
+		    "rate and chase latency) against the brute-force best over (t1, t2, t3).\n\n");
+	gp_md_header(md, "precision", "m", "n", "choice", "t1", "t2", "t3", "time ms", "% of HBM read", "model time ms",
+		     "t2_threshold");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *c = gp_table_get(t, r, "choice");
+		if (!gp_table_row_ok(t, r) || !c || !strcmp(c, "grid"))
+			continue;
+		for (size_t i = 0; i < GP_ARRAY_SIZE(cols); i++)
+			gp_md_cell(md, gp_table_get(t, r, cols[i]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+	paper_table(md, ref, "tsm2_search", paper, GP_ARRAY_SIZE(paper));
+}
+
+/* The speedup a kernel at exactly the measured HBM read rate would have over cuBLAS on the same
+ * points (n <= 16): the bandwidth ceiling of any TSM2R, the compulsory bytes cannot move faster. */
+static double speedup_ceiling(const struct gp_table *t, const char *prec)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double c = gp_table_num(t, r, "cublas_pct_of_hbm_read");
+		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "kernel"), "cublas") ||
+		    strcmp(gp_table_get(t, r, "precision"), prec) || gp_table_num(t, r, "n") > 16 || !(c > 0))
+			continue;
+		sum += 100.0 / c, n++;
+	}
+	return n ? sum / n : NAN;
+}
+
+/* Profile (n <= 16, the paper's range): V3's and V4's average speedup over cuBLAS and best
+ * fraction of the HBM read rate per precision, and the bandwidth ceiling on the speedup. */
+static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	static const char *const kernels[] = { "v3", "v4" };
+	char key[64], method[160];
+	double a, lo, hi;
+
+	for (size_t p = 0; p < GP_ARRAY_SIZE(precs); p++) {
+		const char *vs = strcmp(precs[p], "double") ? "vs cuBLAS SGEMM pedantic" : "vs cuBLAS DGEMM";
+		for (size_t k = 0; k < GP_ARRAY_SIZE(kernels); k++) {
+			snprintf(key, sizeof key, "tsm2r_%s_%s_speedup_avg", kernels[k], precs[p]);
+			snprintf(method, sizeof method, "n <= 16, %s, same run", vs);
+			if (!isnan(a = summary(t, kernels[k], precs[p], 16, "speedup_vs_cublas", &lo, &hi)))
+				gp_profile_add(prof, key, a, "x", method, "tsm2r");
+			snprintf(key, sizeof key, "tsm2r_%s_%s_max_pct_hbm_read", kernels[k], precs[p]);
+			if (!isnan(summary(t, kernels[k], precs[p], 16, "pct_of_hbm_read", &lo, &hi)))
+				gp_profile_add(prof, key, hi, "%", "n <= 16, of the streaming read rate, same run", "tsm2r");
+		}
+		snprintf(key, sizeof key, "tsm2r_%s_speedup_ceiling_avg", precs[p]);
+		if (!isnan(a = speedup_ceiling(t, precs[p])))
+			gp_profile_add(prof, key, a, "x", "n <= 16: cuBLAS time / compulsory bytes at the measured HBM read rate",
+				       "tsm2r");
+	}
+}
+
+GP_ANALYSIS(tsm2r, tsm2r_derive, tsm2r_report);
+GP_ANALYSIS(tsm2l, NULL, tsm2l_report);
+GP_ANALYSIS(tsm2_search, NULL, search_report);
