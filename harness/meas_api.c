@@ -41,6 +41,12 @@ int gp_meas_na(struct gp_meas *m, const char *fmt, ...)
 	return 0;
 }
 
+int gp_meas_skip(struct gp_meas *m)
+{
+	m->priv->skip = m->priv->na = 1; /* na: nothing more runs for it */
+	return 0;
+}
+
 void gp_meas_fail(struct gp_meas *m, const char *fmt, ...)
 {
 	va_list ap;

@@ -325,7 +325,7 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 			pr->finish(&m);
 		if ((m.priv->clock || m.priv->spin_clock) && !m.priv->na && !(gp_meas_mhz(&m) > 0))
 			gp_meas_fail(&m, "clock sample too short to measure the SM clock");
-		rc = m.priv->nomem ? GP_EFAIL : gp_meas_write_row(&m, t);
+		rc = m.priv->nomem ? GP_EFAIL : m.priv->skip ? 0 : gp_meas_write_row(&m, t);
 		if (!rc)
 			rc = gp_meas_ok(&m) || m.priv->na ? 0 : GP_EVALID;
 	}

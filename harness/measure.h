@@ -153,6 +153,9 @@ const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_poin
 int gp_meas_ok(const struct gp_meas *m);
 /* The point cannot be formed (not a failure); its numbers are NaN. Returns 0. */
 int gp_meas_na(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The point repeats another point's measurement (a parameter that means nothing to this kernel,
+ * say): no row at all, not a failure. Returns 0, for setup() to return. */
+int gp_meas_skip(struct gp_meas *m);
 /* A check specific to the probe failed; the message says what was seen. */
 void gp_meas_fail(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Results against the host's, bit for bit: element i of got against want[i % period]. 0 if equal. */

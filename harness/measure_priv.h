@@ -52,6 +52,7 @@ struct gp_meas_priv {
 	char stop[96];                 /* why the repetitions stopped */
 	char status[512];
 	int na, failed;
+	int skip; /* gp_meas_skip: no row */
 	int nomem; /* a bookkeeping table overflowed: internal error */
 };
 
