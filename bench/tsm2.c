@@ -267,16 +267,16 @@ static void point_finish(struct gp_meas *m)
 	gp_meas_int(m, "launches_per_rep", m->batch);
 	blas_cells(m, bms);
 	model_cells(m);
-	if (!gp_meas_ok(m))
+	if (bytes > (double)m->dev->l2_bytes)
+		gp_meas_ceiling(m, "compulsory bytes", gbps, tsm2_env.datasheet_gbps, 0.02, "GB/s");
+	gp_meas_ceiling(m, "2 m n k", gf, (s->kind == TSM2_CUBLAS && s->elem == 8 ? 2.0 : 1.0) * peak, 0.01,
+			"GFLOP/s");
+	if (!gp_meas_ok(m)) /* a failed row's rates stay nan */
 		return;
 	gp_meas_num(m, "gflops", gf);
 	gp_meas_num(m, "speedup_vs_cublas", bms / t);
 	gp_meas_num(m, "achieved_GBps", gbps);
 	gp_meas_num(m, "pct_of_hbm_read", 100.0 * gbps / tsm2_env.stream_gbps);
-	if (bytes > (double)m->dev->l2_bytes)
-		gp_meas_ceiling(m, "compulsory bytes", gbps, tsm2_env.datasheet_gbps, 0.02, "GB/s");
-	gp_meas_ceiling(m, "2 m n k", gf, (s->kind == TSM2_CUBLAS && s->elem == 8 ? 2.0 : 1.0) * peak, 0.01,
-			"GFLOP/s");
 }
 
 #define TSM2_PROBE(setup_)                                                                          \
@@ -356,6 +356,8 @@ static int tsm2r_setup(struct gp_meas *m)
 
 	if ((rc = spec_begin(m, s)))
 		return rc;
+	if (s->kind != TSM2_V4 && gp_meas_param(m, "ksplit") > 1)
+		return gp_meas_skip(m); /* ksplit means nothing to it: one row, at ksplit 0 or 1 */
 	s->n = (int)gp_meas_param(m, "n");
 	s->k = s->m / (int)gp_meas_param(m, "kdiv");
 	s->ksplit = s->kind == TSM2_V4 ? (int)gp_meas_param(m, "ksplit") : 0;
@@ -368,17 +370,7 @@ static int tsm2r_setup(struct gp_meas *m)
 }
 
 static const struct gp_probe tsm2r_probe = TSM2_PROBE(tsm2r_setup);
-static const struct gp_exp_impl tsm2r_point = { .probe = &tsm2r_probe };
-
-/* ksplit means nothing to the other kernels: no row per swept value above 1. */
-static int tsm2r_measure(struct gp_run *run, const struct gp_point *pt, struct gp_table *t)
-{
-	if (strcmp(gp_point_str(pt, "kernel"), "v4") && gp_point_int(pt, "ksplit") > 1)
-		return 0;
-	return gp_measure(run, &tsm2r_point, pt, t);
-}
-
-GP_EXP_IMPL(tsm2r, tsm2r_params, tsm2_cols, tsm2r_measure);
+GP_EXP_PROBE(tsm2r, tsm2r_params, tsm2_cols, &tsm2r_probe);
 
 /* ---- tsm2l: TSM2L Opt1 / Opt2 over the thread-count factor */
 
@@ -400,6 +392,8 @@ static int tsm2l_setup(struct gp_meas *m)
 
 	if ((rc = spec_begin(m, s)))
 		return rc;
+	if ((s->kind == TSM2_CUBLAS || s->kind == TSM2_V3) && gp_meas_param(m, "tcf") != 1)
+		return gp_meas_skip(m); /* tcf means nothing to it: one row per (m, k), at tcf 1 */
 	s->n = s->k = (int)gp_meas_param(m, "k");
 	s->lat_comp = (double)gp_meas_param(m, "lat_comp");
 	s->t2 = t2_auto(0, s->n);
@@ -413,30 +407,16 @@ static int tsm2l_setup(struct gp_meas *m)
 }
 
 static const struct gp_probe tsm2l_probe = TSM2_PROBE(tsm2l_setup);
-static const struct gp_exp_impl tsm2l_point = { .probe = &tsm2l_probe };
-
-/* One row per (m, k) for the tcf-independent kernels. */
-static int tsm2l_measure(struct gp_run *run, const struct gp_point *pt, struct gp_table *t)
-{
-	const char *k = gp_point_str(pt, "kernel");
-
-	if ((!strcmp(k, "cublas") || !strcmp(k, "v3")) && gp_point_int(pt, "tcf") != 1)
-		return 0;
-	return gp_measure(run, &tsm2l_point, pt, t);
-}
-
-GP_EXP_IMPL(tsm2l, tsm2l_params, tsm2_cols, tsm2l_measure);
+GP_EXP_PROBE(tsm2l, tsm2l_params, tsm2_cols, &tsm2l_probe);
 
 /* ---- tsm2_search: V3 over the grid against the model's choice */
 
 /* The experiment's parameters, and a row's: these plus the configuration and which row it is. */
-#define SEARCH_PARAMS                                                                                 \
-	{ "precision", GP_PARAM_NAME, 0, 0, "single double", "single double", "float or double" },    \
-		{ "m", GP_PARAM_INT, 1, 65536, NULL, "20480", "m = k" },                              \
-		{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16 64 128", "columns of B" },              \
-	{                                                                                             \
-		"lat_comp", GP_PARAM_INT, 0, 64, NULL, "0", "FMA latency in clocks for the model (0: FFMA 4, DFMA 8)" \
-	}
+#define SEARCH_PARAMS                                                                                        \
+	{ "precision", GP_PARAM_NAME, 0, 0, "single double", "single double", "float or double" },           \
+	{ "m", GP_PARAM_INT, 1, 65536, NULL, "20480", "m = k" },                                             \
+	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16 64 128", "columns of B" },                             \
+	{ "lat_comp", GP_PARAM_INT, 0, 64, NULL, "0", "FMA latency in clocks for the model (0: FFMA 4, DFMA 8)" }
 static const struct gp_param search_params[] = { SEARCH_PARAMS };
 static const struct gp_param search_row_params[] = {
 	SEARCH_PARAMS,

@@ -70,4 +70,13 @@ TSM2_HD double tsm2_uniform(uint64_t seed, uint64_t i)
 	return (double)(z >> 40) * 0x1p-23 - 1.0;
 }
 
+/* The latency chase (bench/tsm2_aux.cu builds the chain, bench/tsm2_env.c starts it at hop 0):
+ * hop h sits at a pseudo-random line of TSM2_CHASE_LINE bytes among `lines`. */
+#define TSM2_CHASE_SEED 0xc4a5e
+#define TSM2_CHASE_LINE 128
+TSM2_HD long tsm2_chase_line(uint64_t h, long lines)
+{
+	return (long)((tsm2_uniform(TSM2_CHASE_SEED, h) + 1.0) * 0.5 * (double)lines);
+}
+
 #endif

@@ -54,8 +54,8 @@ extern "C" __global__ void tsm2_chain(unsigned long long *buf, long lines, int h
 	const int h = blockIdx.x * blockDim.x + threadIdx.x;
 	if (h >= hops)
 		return;
-	const long at = (long)((tsm2_uniform(0xc4a5e, (uint64_t)h) + 1.0) * 0.5 * (double)lines) * 16;
-	const long nx = (long)((tsm2_uniform(0xc4a5e, (uint64_t)((h + 1) % hops)) + 1.0) * 0.5 * (double)lines) * 16;
+	const long at = tsm2_chase_line((uint64_t)h, lines) * (TSM2_CHASE_LINE / 8);
+	const long nx = tsm2_chase_line((uint64_t)((h + 1) % hops), lines) * (TSM2_CHASE_LINE / 8);
 	buf[at] = (unsigned long long)(buf + nx);
 }
 

@@ -24,7 +24,6 @@ extern const unsigned char gp_image_bench_tsm2_aux[];
 #define REF_SAMPLES 64
 #define STREAM_BYTES (1024ul << 20) /* 1 GiB: 20 x the 50 MB L2 */
 #define CHASE_HOPS 4096
-#define CHASE_SEED 0xc4a5e          /* tsm2_chain's line hash (bench/tsm2_aux.cu) */
 
 struct tsm2_env tsm2_env;
 
@@ -70,7 +69,7 @@ static int chase_setup(struct gp_meas *m)
 	CUfunction chain;
 	int rc;
 
-	c->lines = (long)(STREAM_BYTES / 128);
+	c->lines = (long)(STREAM_BYTES / TSM2_CHASE_LINE);
 	c->hops = CHASE_HOPS;
 	c->iters = CLOCK_ITERS;
 	if ((rc = gp_meas_kernel(m, "tsm2_chain")) || (rc = gp_meas_buf(m, &c->buf, STREAM_BYTES, GP_NO_POISON)) ||
@@ -81,7 +80,7 @@ static int chase_setup(struct gp_meas *m)
 		return rc;
 	chain = m->fn;
 	c->h_out = gp_meas_readback(m, c->out, 2 * sizeof(unsigned long long), GP_EVERY_REP);
-	c->start = c->buf + (CUdeviceptr)((long)((tsm2_uniform(CHASE_SEED, 0) + 1.0) * 0.5 * (double)c->lines) * 128);
+	c->start = c->buf + (CUdeviceptr)(tsm2_chase_line(0, c->lines) * TSM2_CHASE_LINE);
 	gp_meas_clock(m);
 	return gp_launch(chain, (unsigned)((c->hops + 255) / 256), 256, 0,
 			 (void *[]){ &c->buf, &c->lines, &c->hops }, NULL);

@@ -8,7 +8,8 @@
  * Why this grid: t2 and t3 are template arguments, so every point costs compile time for every
  * sm. Double V3 drops t2 + t3 > 40 (C, nextB, currA and nextA would not fit 255 registers); V4
  * is V3's main grid without the t3 = 32 corners; TSM2L runs t2, t3 2..16. The images split the
- * grid so that make -j compiles them side by side. */
+ * grid so that make -j compiles them side by side, each about as long as the others (the unrolled
+ * work grows with t2 x t3: float V3's t2 = 32 row is an image of its own). */
 #ifndef GP_TSM2_GRID_H
 #define GP_TSM2_GRID_H
 
@@ -32,7 +33,7 @@
 	X(v3f, v3, f, 4, 4) X(v3f, v3, f, 4, 8) X(v3f, v3, f, 4, 16) X(v3f, v3, f, 4, 32)           \
 	X(v3f, v3, f, 8, 4) X(v3f, v3, f, 8, 8) X(v3f, v3, f, 8, 16) X(v3f, v3, f, 8, 32)           \
 	X(v3f, v3, f, 16, 4) X(v3f, v3, f, 16, 8) X(v3f, v3, f, 16, 16) X(v3f, v3, f, 16, 32)       \
-	X(v3f, v3, f, 32, 4) X(v3f, v3, f, 32, 8) X(v3f, v3, f, 32, 16) X(v3f, v3, f, 32, 32)       \
+	X(v3f32, v3, f, 32, 4) X(v3f32, v3, f, 32, 8) X(v3f32, v3, f, 32, 16) X(v3f32, v3, f, 32, 32) \
 	X(v3d, v3, d, 2, 4) X(v3d, v3, d, 2, 8) X(v3d, v3, d, 2, 16) X(v3d, v3, d, 2, 32)           \
 	X(v3d, v3, d, 4, 4) X(v3d, v3, d, 4, 8) X(v3d, v3, d, 4, 16) X(v3d, v3, d, 4, 32)           \
 	X(v3d, v3, d, 8, 4) X(v3d, v3, d, 8, 8) X(v3d, v3, d, 8, 16) X(v3d, v3, d, 8, 32)           \

@@ -1,4 +1,4 @@
-/* tsm2_v3f.cu — the float V3 (Algorithm 4) instances of the TSM2 grid.
+/* tsm2_v3f.cu — the float V3 (Algorithm 4) instances with t2 <= 16 of the TSM2 grid.
  * bench/tsm2_grid.h says which instances this image (gp_image_bench_tsm2_v3f) holds; the kernels
  * are the templates of tsm2_kernels.cuh. One file per group so make -j compiles them in parallel:
  * adding an entry to another group's image needs no change here. */

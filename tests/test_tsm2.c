@@ -228,7 +228,7 @@ static void test_instances_in_image(void **state)
 			for (size_t b = 1; b < GP_ARRAY_SIZE(pow2); b++)
 				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0;
 	assert_int_equal(GP_ARRAY_SIZE(images), 159);
-	assert_int_equal(nd, 10); /* 9 images of the grid and the auxiliary one */
+	assert_int_equal(nd, 11); /* 10 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
 }
 
