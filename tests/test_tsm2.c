@@ -1,12 +1,10 @@
-/* test_tsm2.c — host tests of TSM2X's model and tiling (no GPU).
+/* test_tsm2.c — host tests of TSM2X's model, tiling and instance grid (no GPU).
  *
- * The model (M401-M407) on fixed figures (the paper's V100 threshold, an H100-like device), the
- * parameter search on synthetic costs (minimum and tie-breaks), and a walk of the kernels' loops
- * (bench/tsm2.h maps, the same the kernels compile) over every block and thread on sizes that are
- * not tile multiples: each C element gets every l < k exactly once, only rows < m are stored, and
- * no load leaves A or B. V4 (split-k) is walked the same way over its (row block, slice) grid,
- * and its slice count is held to its rule: TSM2_KSPLIT_WAVES waves of resident blocks, never more
- * slices than B tiles. */
+ * The model (M401-M407) on fixed figures, the parameter search on synthetic costs, and a walk of
+ * the kernels' loops (bench/tsm2.h maps, the same the kernels compile) over every block and thread
+ * on sizes that are not tile multiples: each C element gets every l < k once, only rows < m are
+ * stored, no load leaves A or B; V4 the same over its (row block, slice) grid, its slice count
+ * held to TSM2_KSPLIT_WAVES waves and the B tiles. The grid list against the embedded images. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
