@@ -11,6 +11,14 @@
 
 static const char *const precs[] = { "single", "double" };
 
+/* The row's cell in col is v (a table without the column has no such row). */
+static int is(const struct gp_table *t, size_t r, const char *col, const char *v)
+{
+	const char *c = gp_table_get(t, r, col);
+
+	return c && !strcmp(c, v);
+}
+
 /* Average, min and max of a column over the ok rows of a kernel and precision with n <= nmax. */
 static double summary(const struct gp_table *t, const char *kernel, const char *prec, double nmax, const char *col,
 		      double *lo, double *hi)
@@ -21,8 +29,8 @@ static double summary(const struct gp_table *t, const char *kernel, const char *
 	*lo = INFINITY, *hi = -INFINITY;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const double v = gp_table_num(t, r, col);
-		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "kernel"), kernel) ||
-		    strcmp(gp_table_get(t, r, "precision"), prec) || gp_table_num(t, r, "n") > nmax || isnan(v))
+		if (!gp_table_row_ok(t, r) || !is(t, r, "kernel", kernel) || !is(t, r, "precision", prec) ||
+		    gp_table_num(t, r, "n") > nmax || isnan(v))
 			continue;
 		s += v, c++;
 		*lo = fmin(*lo, v), *hi = fmax(*hi, v);
@@ -52,10 +60,11 @@ static void paper_table(FILE *md, const struct gp_table *ref, const char *exp, c
 /* Speedup over cuBLAS and % of the HBM read rate per kernel and precision: average [min, max]. */
 static void ladder_table(FILE *md, const struct gp_table *t, const char *const *kernels, size_t nk, double nmax)
 {
+	const char *mode = t->nrows ? gp_table_get(t, 0, "math_mode") : NULL;
 	char lo_s[32], hi_s[32], range[80];
 
 	fprintf(md, "Speedup over cuBLAS (%s, same run) and achieved bandwidth as %% of the streaming HBM read rate "
-		    "measured in the same run (n <= %.0f).\n\n", t->nrows ? gp_table_get(t, 0, "math_mode") : "–", nmax);
+		    "measured in the same run (n <= %.0f).\n\n", mode ? mode : "–", nmax);
 	gp_md_header(md, "kernel", "precision", "speedup avg", "speedup range", "% of HBM read avg", "max");
 	for (size_t i = 0; i < nk; i++)
 		for (size_t p = 0; p < GP_ARRAY_SIZE(precs); p++) {
@@ -165,8 +174,8 @@ static double speedup_ceiling(const struct gp_table *t, const char *prec)
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		const double c = gp_table_num(t, r, "cublas_pct_of_hbm_read");
-		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "kernel"), "cublas") ||
-		    strcmp(gp_table_get(t, r, "precision"), prec) || gp_table_num(t, r, "n") > 16 || !(c > 0))
+		if (!gp_table_row_ok(t, r) || !is(t, r, "kernel", "cublas") || !is(t, r, "precision", prec) ||
+		    gp_table_num(t, r, "n") > 16 || !(c > 0))
 			continue;
 		sum += 100.0 / c, n++;
 	}
