@@ -1,32 +1,10 @@
-/* tsm2_aux.cu — TSM2X's own measurements and inputs (bench/tsm2_env.c): the FFMA clock kernel,
- * the streaming HBM read the kernels' bandwidth is held against, the pointer chase for the
- * model's memory latency, and the hash fill of A and B (bench/tsm2.h: the host recomputes any
- * entry for the reference check). The GEMM kernels themselves are in tsm2_kernels.cuh, one image
- * per group of the grid (bench/tsm2_grid.h). Pitfall: the fill writes NaN into padding rows and
- * the slack after every matrix, so a kernel that reads past its data shows it. */
+/* tsm2_aux.cu — TSM2X's own measurements and inputs (bench/tsm2_env.c): the streaming HBM read
+ * the kernels' bandwidth is held against, the pointer chase for the model's memory latency, and
+ * the hash fill of A and B (bench/tsm2.h: the host recomputes any entry for the reference check).
+ * The SM clock is the GEMM benches' FFMA clock kernel (bench/sgemm_clock.cu); the GEMM kernels are
+ * tsm2_kernels.cuh, one image per group of the grid. Pitfall: the fill writes NaN into padding
+ * rows and the slack after every matrix, so a kernel that reads past its data shows it. */
 #include "tsm2.h"
-
-#include "probe.cuh"
-
-
-extern "C" __global__ void tsm2_clock(float *sink, int iters, gp_clock_sample *cs)
-{
-	float x = (float)threadIdx.x * 1e-3f, y = 1.0f - 0x1p-20f, z = 0x1p-19f;
-
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	for (int i = 0; i < iters; i++) {
-		GP_REP64(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(y), "f"(z));)
-	}
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
-	if (x == 12345.0f)
-		sink[threadIdx.x] = x;
-}
 
 /* Streaming read of n4 float4s (grid-stride, 4 independent loads in flight per thread): the HBM
  * read rate the TSM2 kernels are held against, measured in the same run. */

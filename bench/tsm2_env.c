@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const unsigned char gp_image_bench_tsm2_aux[];
+extern const unsigned char gp_image_bench_tsm2_aux[], gp_image_bench_sgemm_clock[];
 
-#define CLOCK_ITERS 32768           /* ~4 ms: see bench/sgemm.c */
+#define CLOCK_ITERS 32768           /* ~4 ms of FFMA chains (bench/sgemm_clock.cu) */
 #define REF_SAMPLES 64
 #define STREAM_BYTES (1024ul << 20) /* 1 GiB: 20 x the 50 MB L2 */
 #define CHASE_HOPS 4096
@@ -76,7 +76,7 @@ static int chase_setup(struct gp_meas *m)
 	    (rc = gp_meas_buf(m, &c->out, 2 * sizeof(unsigned long long), GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &c->sink, 1024 * sizeof(float), GP_NO_POISON)) ||
 	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_chase", &c->chase)) ||
-	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_clock", &c->clock)))
+	    (rc = gp_kernel(m->dev, gp_image_bench_sgemm_clock, "sg_clock", &c->clock)))
 		return rc;
 	chain = m->fn;
 	c->h_out = gp_meas_readback(m, c->out, 2 * sizeof(unsigned long long), GP_EVERY_REP);
@@ -86,7 +86,8 @@ static int chase_setup(struct gp_meas *m)
 			 (void *[]){ &c->buf, &c->lines, &c->hops }, NULL);
 }
 
-/* One thread follows the chain; then the FFMA clock kernel writes the clock sample. */
+/* One thread follows the chain; then the GEMM benches' FFMA clock kernel, one block of 256 per
+ * SM, writes the clock sample. */
 static int chase_launch(struct gp_meas *m)
 {
 	struct chase *c = m->ctx;
