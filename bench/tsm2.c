@@ -16,16 +16,19 @@
 #include "measure.h"
 #include "tsm2.h"
 #include "tsm2_bench.h"
-#include "tsm2_grid.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The image of every grid entry, in the grid's order (tsm2_instance's index). */
-#define DECLARE_IMAGE(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
-TSM2_GRID(DECLARE_IMAGE)
-#define IMAGE(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
-static const unsigned char *const images[] = { TSM2_GRID(IMAGE) };
+/* The image of every grid entry, in the list's order (tsm2_instance's index). */
+#define TSM2(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
+#include "tsm2.list"
+#undef TSM2
+static const unsigned char *const images[] = {
+#define TSM2(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
+#include "tsm2.list"
+#undef TSM2
+};
 extern const unsigned char gp_image_bench_tsm2_aux[];
 
 struct spec {

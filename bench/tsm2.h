@@ -3,7 +3,7 @@
  * The inline maps below (row tiles, B tiles, V4's k slices, A chunks, column panels, input hashes)
  * are compiled into the kernels of bench/tsm2_kernels.cuh and walked on the host by
  * tests/test_tsm2.c, so the coverage test checks the index arithmetic the GPU actually runs.
- * Which instances exist is bench/tsm2_grid.h; the model and the kernel table are tsm2_model.h. */
+ * Which instances exist is bench/tsm2.list; the model and the kernel table are tsm2_model.h. */
 #ifndef GP_TSM2_H
 #define GP_TSM2_H
 

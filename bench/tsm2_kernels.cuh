@@ -16,10 +16,9 @@
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Every size works:
  * rows past m load row m - 1 and never store, k and n tails load 0 (bench/tsm2.h maps, walked on
  * the host by tests/test_tsm2.c). Pitfall: a partial last chunk must load 0, not the NaN slack.
- * Each bench/tsm2_<image>.cu includes this file and gets the entries of bench/tsm2_grid.h whose
+ * Each bench/tsm2_<image>.cu includes this file and gets the entries of bench/tsm2.list whose
  * image is its own (the instances section at the end). */
 #include "tsm2.h"
-#include "tsm2_grid.h"
 
 #define TSM2_ARGS(T) int m, int k, int n, const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb, \
 	T *__restrict__ C, int ldc
@@ -328,7 +327,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 
 /* ------------------------------------------------------------------ instances */
 
-/* The entries of bench/tsm2_grid.h whose image is the including file's: that file defines
+/* The entries of bench/tsm2.list whose image is the including file's: that file defines
  * TSM2_IMAGE_<image> as TSM2_HERE, and TSM2_IS_HERE(img) is 1 for it, 0 for every other image
  * (an undefined TSM2_IMAGE_x stays one token, so the second argument is the 0 after it). */
 #define TSM2_HERE ~, 1
@@ -339,7 +338,6 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define TSM2_PICK_0 TSM2_SKIP
 #define TSM2_PICK_(c) TSM2_PICK_##c
 #define TSM2_PICK(c) TSM2_PICK_(c)
-#define TSM2_INSTANCE(img, kind, P, t2, t3) TSM2_PICK(TSM2_IS_HERE(img))(kind, P, t2, t3)
 #define TSM2_SKIP(kind, P, t2, t3)
 
 #define TSM2_T_f float
@@ -361,4 +359,6 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define TSM2_DEFINE_l1 TSM2_DEFINE_K
 #define TSM2_DEFINE_l2 TSM2_DEFINE_K
 
-TSM2_GRID(TSM2_INSTANCE)
+#define TSM2(img, kind, P, t2, t3) TSM2_PICK(TSM2_IS_HERE(img))(kind, P, t2, t3)
+#include "tsm2.list"
+#undef TSM2

@@ -1,5 +1,5 @@
 /* tsm2_l2f.cu — the float TSM2L Opt2 (Algorithm 7) instances of the TSM2 grid.
- * bench/tsm2_grid.h says which instances this image (gp_image_bench_tsm2_l2f) holds; the kernels
+ * bench/tsm2.list says which instances this image (gp_image_bench_tsm2_l2f) holds; the kernels
  * are the templates of tsm2_kernels.cuh. One file per group so make -j compiles them in parallel:
  * adding an entry to another group's image needs no change here. */
 #define TSM2_IMAGE_l2f TSM2_HERE

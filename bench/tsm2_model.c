@@ -1,6 +1,6 @@
 /* tsm2_model.c — TSM2X's kernel table and performance model (seed 004 Sections 3.1.8-3.1.9).
  *
- * Host-only arithmetic: which (kind, t2, t3) instances exist (read from bench/tsm2_grid.h, the
+ * Host-only arithmetic: which (kind, t2, t3) instances exist (read from bench/tsm2.list, the
  * list the kernels are instantiated from), launch checks, rates, V4's k-slice count, and the
  * model M401-M407 on a struct tsm2_hw the experiment fills with the device's attributes and the
  * run's own measurements (clock, streaming read bandwidth, pointer-chase latency). The one
@@ -13,7 +13,6 @@
 #include "gp.h"
 #include "sgemm.h"
 #include "tsm2.h"
-#include "tsm2_grid.h"
 #include "tsm2_model.h"
 
 #include <math.h>
@@ -48,12 +47,15 @@ int tsm2_kind_parse(const char *s, enum tsm2_kind *kind)
 #define KIND_l2 TSM2_L2
 #define ELEM_f 4
 #define ELEM_d 8
-#define ENTRY(img, kind, P, t2, t3) { KIND_##kind, ELEM_##P, t2, t3 },
 
 static const struct {
 	enum tsm2_kind kind;
 	int elem, t2, t3;
-} grid[] = { TSM2_GRID(ENTRY) };
+} grid[] = {
+#define TSM2(img, kind, P, t2, t3) { KIND_##kind, ELEM_##P, t2, t3 },
+#include "tsm2.list"
+#undef TSM2
+};
 
 int tsm2_instance(enum tsm2_kind kind, int elem, int t2, int t3)
 {

@@ -1,5 +1,5 @@
 /* tsm2_model.h — TSM2X's host-only arithmetic (bench/tsm2_model.c): the kernel table read from
- * the grid (bench/tsm2_grid.h), launch checks, rates, V4's k-slice count, and the model M401-M407
+ * the grid (bench/tsm2.list), launch checks, rates, V4's k-slice count, and the model M401-M407
  * on a struct of device figures that the experiment fills from the device's attributes and its
  * own short measurements (clock, streaming read bandwidth, memory latency). Nothing here touches
  * the device: the model, its tests and the report link without the kernels' images. */
@@ -19,7 +19,7 @@ enum tsm2_kind {
 	TSM2_CUBLAS, /* the baseline */
 };
 
-/* The grid entry of (kind, precision, t2, t3): its index in the order of TSM2_GRID (the same
+/* The grid entry of (kind, precision, t2, t3): its index in the order of bench/tsm2.list (the same
  * index in every table generated from it), or -1 if that instance is not compiled. V0 ignores
  * t2 and t3, V1 ignores t3. */
 int tsm2_instance(enum tsm2_kind kind, int elem, int t2, int t3);

@@ -18,7 +18,6 @@
 
 #include "gp.h"
 #include "tsm2.h"
-#include "tsm2_grid.h"
 #include "tsm2_model.h"
 
 static struct tsm2_hw h100(int elem)
@@ -164,11 +163,15 @@ static void test_names_and_support(void **state)
 	assert_float_equal(tsm2_bytes(10, 20, 2, 8), (200 + 40 + 20) * 8, 1e-12);
 }
 
-/* The grid's images (bench/tsm2_grid.h), entry by entry. */
-#define DECLARE_IMAGE(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
-TSM2_GRID(DECLARE_IMAGE)
-#define IMAGE(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
-static const unsigned char *const images[] = { TSM2_GRID(IMAGE) };
+/* The grid's images (bench/tsm2.list), entry by entry. */
+#define TSM2(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
+#include "tsm2.list"
+#undef TSM2
+static const unsigned char *const images[] = {
+#define TSM2(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
+#include "tsm2.list"
+#undef TSM2
+};
 extern const unsigned char gp_image_bench_tsm2_aux[];
 
 /* A kernel symbol in an embedded fatbin (an ELF string, NUL terminated); the fatbin header gives
