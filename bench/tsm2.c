@@ -52,6 +52,11 @@ struct point {
 
 /* ---------------------------------------------------------------- the kernel */
 
+const unsigned char *tsm2_image(int instance)
+{
+	return instance >= 0 && (size_t)instance < GP_ARRAY_SIZE(images) ? images[instance] : NULL;
+}
+
 /* The instance's function from the image the grid puts it in; GP_EFAIL for one not in the grid. */
 static int kernel_of(struct gp_device *dev, const struct spec *s, CUfunction *fn, char *name, size_t len)
 {
@@ -59,7 +64,7 @@ static int kernel_of(struct gp_device *dev, const struct spec *s, CUfunction *fn
 
 	if (i < 0 || tsm2_kernel_name(s->kind, s->elem, s->t2, s->t3, name, len))
 		return GP_EFAIL;
-	return gp_kernel(dev, images[i], name, fn);
+	return gp_kernel(dev, tsm2_image(i), name, fn);
 }
 
 /* 0 if the device can launch fn with t1 threads and smem bytes of shared memory, else -1 and why. */

@@ -19,6 +19,9 @@ struct gp_device;
 /* NaN elements allocated after every matrix: a kernel that reads past its data shows it. */
 #define TSM2_SLACK 1024
 
+/* The embedded image that holds grid entry `instance` (tsm2_instance); NULL past the last. */
+const unsigned char *tsm2_image(int instance);
+
 /* Measured once per process, before the first point that needs them (tsm2_env_get). */
 struct tsm2_env {
 	int done;

@@ -18,6 +18,7 @@
 
 #include "gp.h"
 #include "tsm2.h"
+#include "tsm2_bench.h"
 #include "tsm2_model.h"
 
 static struct tsm2_hw h100(int elem)
@@ -163,15 +164,6 @@ static void test_names_and_support(void **state)
 	assert_float_equal(tsm2_bytes(10, 20, 2, 8), (200 + 40 + 20) * 8, 1e-12);
 }
 
-/* The grid's images (bench/tsm2.list), entry by entry. */
-#define TSM2(img, kind, P, t2, t3) extern const unsigned char gp_image_bench_tsm2_##img[];
-#include "tsm2.list"
-#undef TSM2
-static const unsigned char *const images[] = {
-#define TSM2(img, kind, P, t2, t3) gp_image_bench_tsm2_##img,
-#include "tsm2.list"
-#undef TSM2
-};
 extern const unsigned char gp_image_bench_tsm2_aux[];
 
 /* A kernel symbol in an embedded fatbin (an ELF string, NUL terminated); the fatbin header gives
@@ -189,21 +181,22 @@ static int in_image(const unsigned char *img, const char *name)
 	return memmem(img, hsize + size, name, strlen(name) + 1) != NULL;
 }
 
-/* The one list and the images agree: every entry's kernel is in the image the list names and in
- * no other, and a (t2, t3) the grid leaves out is in none (V4's left-out corners among them). */
+/* The one list (bench/tsm2.list) and the images agree: every entry's kernel is in the image the
+ * bench loads it from (tsm2_image) and in no other, and a (t2, t3) the grid leaves out is in none
+ * (V4's left-out corners among them). */
 static void test_instances_in_image(void **state)
 {
 	static const int pow2[] = { 0, 1, 2, 4, 8, 16, 32, 64 };
-	const unsigned char *distinct[GP_ARRAY_SIZE(images) + 1];
+	const unsigned char *distinct[32];
 	size_t nd = 0;
-	int v4 = 0;
+	int v4 = 0, entries = 0;
 
-	for (size_t g = 0; g < GP_ARRAY_SIZE(images); g++) {
+	for (; tsm2_image(entries); entries++) {
 		size_t d = 0;
-		while (d < nd && distinct[d] != images[g])
+		while (d < nd && distinct[d] != tsm2_image(entries))
 			d++;
-		if (d == nd)
-			distinct[nd++] = images[g];
+		if (d == nd && nd + 1 < GP_ARRAY_SIZE(distinct))
+			distinct[nd++] = tsm2_image(entries);
 	}
 	distinct[nd++] = gp_image_bench_tsm2_aux;
 	for (int e = 4; e <= 8; e += 4)
@@ -221,14 +214,14 @@ static void test_instances_in_image(void **state)
 					else if (kind > TSM2_V1)
 						assert_string_equal(name, want);
 					for (size_t g = 0; g < nd; g++)
-						if (in_image(distinct[g], name) != (i >= 0 && distinct[g] == images[i]))
+						if (in_image(distinct[g], name) != (i >= 0 && distinct[g] == tsm2_image(i)))
 							fail_msg("%s: grid entry %d, image %zu has it: %d", name, i, g, !(i >= 0));
 				}
 	for (int e = 4; e <= 8; e += 4)
 		for (size_t a = 1; a < GP_ARRAY_SIZE(pow2); a++)
 			for (size_t b = 1; b < GP_ARRAY_SIZE(pow2); b++)
 				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0;
-	assert_int_equal(GP_ARRAY_SIZE(images), 159);
+	assert_int_equal(entries, 159);
 	assert_int_equal(nd, 11); /* 10 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
 }
