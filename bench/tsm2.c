@@ -1,15 +1,9 @@
-/* tsm2.c — TSM2X (seed 004) measured: the experiments tsm2r, tsm2l and tsm2_search as one probe.
- *
- * A point is one kernel (or cuBLAS) on one problem: the harness poisons C with NaN, runs timed
- * batches of >= 2 ms (the launch hook: the kernel, cuBLAS for the baseline), reads C back after
- * the last launch, and sample() holds it to the cuBLAS reference (relative Frobenius error <=
- * 64 u sqrt(k)). The problem (A, B, reference, cuBLAS's time) and the process's clock, HBM read
- * rate and chase latency come from bench/tsm2_env.c; the rates are compulsory bytes (A, B read
- * once, C written once) over time, and above the datasheet HBM rate while the problem does not fit
- * L2 the row is a broken probe. V4 (split-k, beyond the paper) adds into C: every launch is a
- * memset of C to 0 followed by the kernel, and its atomics' traffic is not counted as bytes; its
- * slice count is the fewest that make TSM2_KSPLIT_WAVES waves of resident blocks (cuOccupancy for
- * that kernel and shared memory) unless the ksplit parameter names one. Reports: tsm2_report.c. */
+/* tsm2.c — TSM2X (seed 004) measured: tsm2r, tsm2l and tsm2_search, one GP_RUN_BATCH probe. A
+ * point is one kernel (or cuBLAS) on one problem (tsm2_env.c): C poisoned with NaN, timed batches
+ * of >= 2 ms, C after the last launch held to the cuBLAS reference (64 u sqrt(k)). Rates are
+ * compulsory bytes (A, B read once, C written once) over time; above the datasheet HBM rate while
+ * the problem exceeds L2 the row is a broken probe. Pitfall: V4 adds into C, so every launch is a
+ * memset of C and the kernel, and its atomics' traffic is not counted. Reports: tsm2_report.c. */
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
@@ -167,7 +161,9 @@ static void model_cells(struct gp_meas *m)
 
 /* ---------------------------------------------------------------- the probe */
 
-/* Kernel, geometry, resources; n/a when this device cannot launch the instance so. */
+/* Kernel, geometry, resources; n/a when this device cannot launch the instance so. V4's slices:
+ * the fewest that make TSM2_KSPLIT_WAVES waves of resident blocks (cuOccupancy for this kernel
+ * and shared memory) unless the ksplit parameter names a count. */
 static int prepare(struct gp_meas *m)
 {
 	struct point *c = m->ctx;

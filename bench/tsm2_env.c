@@ -1,12 +1,8 @@
-/* tsm2_env.c — what every TSM2X point stands on: the process's own measurements and the problem.
- *
- * Once per process, through the harness: the streaming HBM read rate (timed batches of a 1 GiB
- * read, the denominator of pct_of_hbm_read), then the global-memory latency (one pointer chase)
- * and the SM clock (an FFMA kernel's clock sample), both the model's inputs. Per (m, k, n,
- * precision): A and B filled on the device from the hash (bench/tsm2.h), the cuBLAS result as
- * reference, itself checked on sampled entries against host dot products recomputed from the
- * hash, and cuBLAS's time. Pitfall: the problem outlives a point, so its buffers are the one
- * thing here freed by hand (the harness frees what a point allocates). */
+/* tsm2_env.c — what every TSM2X point stands on, measured through the harness. Once per process:
+ * the streaming HBM read rate (timed batches over 1 GiB), one pointer chase (the model's memory
+ * latency) and the SM clock under an FFMA load. Per (m, k, n, precision): A and B from the hash,
+ * cuBLAS's result as reference (checked on sampled entries against host dot products) and its
+ * time. Pitfall: the problem outlives a point, so its buffers are the one thing freed by hand. */
 #include "gp.h"
 #include "blas.h"
 #include "measure.h"

@@ -1,7 +1,11 @@
-/* tsm2_kernels.cuh — TSM2X (seed 004): C = A B with A m x k and B k x n tall-and-skinny (TSM2R) or A
- * tall-and-skinny and B small (TSM2L), column-major, alpha 1, beta 0, float and double.
- *
- * The ladder V0 (inner product) -> V1 (outer product, t2 C registers) -> V2 (+ B tile t1 x t2 in
+/* tsm2_kernels.cuh — TSM2X (seed 004): C = A B with A m x k and B k x n tall-and-skinny (TSM2R) or
+ * A tall-and-skinny and B small (TSM2L), column-major, alpha 1, beta 0, float and double, as
+ * templates over t2 and t3; each bench/tsm2_<image>.cu includes this file and gets the entries of
+ * bench/tsm2.list whose image is its own (the instances section at the end). Every size works
+ * (bench/tsm2.h maps, walked on the host by tests/test_tsm2.c). Pitfall: a partial last chunk must
+ * load 0, not the NaN slack. */
+
+/* The ladder V0 (inner product) -> V1 (outer product, t2 C registers) -> V2 (+ B tile t1 x t2 in
  * shared memory, column-major so stores are conflict-free and compute reads broadcast) -> V3 (+ the
  * next A chunk of t3 and the next B tile prefetched into registers) -> V4 (not in the paper: a
  * Hopper step, V3 + split-k), and TSM2L Opt1 (V3 per row tile, m / tcf threads) and Opt2 (row
@@ -13,11 +17,8 @@
  * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
  * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits.
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
- * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Every size works:
- * rows past m load row m - 1 and never store, k and n tails load 0 (bench/tsm2.h maps, walked on
- * the host by tests/test_tsm2.c). Pitfall: a partial last chunk must load 0, not the NaN slack.
- * Each bench/tsm2_<image>.cu includes this file and gets the entries of bench/tsm2.list whose
- * image is its own (the instances section at the end). */
+ * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Rows past m load row
+ * m - 1 and never store, k and n tails load 0. */
 #include "tsm2.h"
 
 #define TSM2_ARGS(T) int m, int k, int n, const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb, \

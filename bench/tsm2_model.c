@@ -1,15 +1,8 @@
-/* tsm2_model.c — TSM2X's kernel table and performance model (seed 004 Sections 3.1.8-3.1.9).
- *
- * Host-only arithmetic: which (kind, t2, t3) instances exist (read from bench/tsm2.list, the
- * list the kernels are instantiated from), launch checks, rates, V4's k-slice count, and the
- * model M401-M407 on a struct tsm2_hw the experiment fills with the device's attributes and the
- * run's own measurements (clock, streaming read bandwidth, pointer-chase latency). The one
- * constant is the FMA latency (latency_comp): 4 SM clocks for FFMA and 8 for DFMA on sm_80+/sm_90
- * (the lat_ffma probe measures it; the experiment takes it as a parameter). The occupancy the
- * utilisations use is what the grid actually puts on the SMs, min(capacity, threads / SMs): on
- * the paper's GPUs m / t1 blocks filled the machine, on 132 SMs they do not (the H100 measured V3
- * at 33 % of HBM at m = 10240 where capacity alone said 100 %). Pitfall: the paper's
- * utilisations are ratios that exceed 1 once enough is in flight; the time objective caps them. */
+/* tsm2_model.c — TSM2X's host-only arithmetic (seed 004 Sections 3.1.8-3.1.9): the kernel table
+ * from bench/tsm2.list, launch checks, rates, V4's slice count, and the model M401-M407 on the
+ * device's attributes and the run's own clock, read rate and chase latency. The one constant is
+ * the FMA latency (FFMA 4, DFMA 8 clocks on sm_80+, a parameter). Pitfall: the paper's
+ * utilisations exceed 1 once enough is in flight; the time objective caps them. */
 #include "gp.h"
 #include "sgemm.h"
 #include "tsm2.h"
@@ -213,6 +206,9 @@ int tsm2_occupancy(const struct tsm2_hw *hw, double regs, int t1, int t2, int el
 	return blocks > 0 ? (int)(blocks * t1) : 0;
 }
 
+/* What the grid actually puts on the SMs, min(capacity, threads / SMs): on the paper's GPUs m / t1
+ * blocks filled the machine, on 132 SMs they do not (the H100 measured V3 at 33 % of HBM at
+ * m = 10240 where capacity alone said 100 %). */
 double tsm2_resident(const struct tsm2_hw *hw, int occ, double threads)
 {
 	const double per_sm = hw->sms > 0 ? threads / hw->sms : 0;

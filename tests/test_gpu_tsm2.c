@@ -1,10 +1,8 @@
-/* test_gpu_tsm2.c — TSM2X on a GPU: every kernel correct against cuBLAS.
- *
- * tsm2r (V0-V4, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf) through
- * the harness on small sizes and on sizes that are not tile multiples (m, k, n odd, k < t1, n < t2):
- * C poisoned with NaN, NaN slack after every matrix, relative Frobenius error <= 64 u sqrt(k). V4
- * (split-k) also over ksplit: automatic (TSM2_KSPLIT_WAVES waves of resident blocks, or out of
- * tiles), 1 (V3's bits), 3, and more slices than tiles (clamped). Skips without GPU/cuBLAS. */
+/* test_gpu_tsm2.c — TSM2X on a GPU: every kernel correct against cuBLAS, through the harness:
+ * tsm2r (V0-V4, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf) on
+ * small sizes and sizes that are not tile multiples (m, k, n odd, k < t1, n < t2), C poisoned,
+ * NaN slack after every matrix, relative error <= 64 u sqrt(k); V4 over ksplit (automatic, 1 =
+ * V3's bits, 3, more than the tiles). Skips without GPU/cuBLAS. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

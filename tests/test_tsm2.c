@@ -1,10 +1,8 @@
-/* test_tsm2.c — host tests of TSM2X's model, tiling and instance grid (no GPU).
- *
- * The model (M401-M407) on fixed figures, the parameter search on synthetic costs, and a walk of
- * the kernels' loops (bench/tsm2.h maps, the same the kernels compile) over every block and thread
- * on sizes that are not tile multiples: each C element gets every l < k once, only rows < m are
- * stored, no load leaves A or B; V4 the same over its (row block, slice) grid, its slice count
- * held to TSM2_KSPLIT_WAVES waves and the B tiles. The grid list against the embedded images. */
+/* test_tsm2.c — host tests of TSM2X's model, tiling and instance grid (no GPU): the model on
+ * fixed figures, the search on synthetic costs, a walk of the kernels' loops (bench/tsm2.h maps)
+ * over every block and thread on sizes that are not tile multiples (every l < k once per C
+ * element, only rows < m stored, no load outside A or B; V4 over its slices, their count held to
+ * TSM2_KSPLIT_WAVES waves and the B tiles), and the grid list against the embedded images. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
