@@ -223,6 +223,51 @@ void *gp_meas_host(struct gp_meas *m, size_t bytes)
 	return p->host[p->nhost++] = h;
 }
 
+/* A multi-GB read-back (the GEMM benches read C back on every point) allocated fresh for each
+ * point costs its page faults every time, more than the copy itself; the largest blocks are
+ * kept for the next point of the process instead. Small ones come zeroed, large ones are
+ * overwritten by the read-back before anyone reads them. */
+#define POOL_SLOTS 2
+#define POOL_MIN_BYTES (1u << 20)
+
+static struct {
+	void *p;
+	size_t bytes;
+} pool[POOL_SLOTS];
+
+void *gp_meas_pool_take(size_t bytes)
+{
+	if (bytes < POOL_MIN_BYTES)
+		return calloc(1, bytes ? bytes : 1);
+	for (size_t i = 0; i < POOL_SLOTS; i++)
+		if (pool[i].p && pool[i].bytes == bytes) {
+			void *p = pool[i].p;
+			pool[i].p = NULL;
+			return p;
+		}
+	return malloc(bytes);
+}
+
+void gp_meas_pool_put(void *p, size_t bytes)
+{
+	size_t slot = 0;
+
+	if (!p || bytes < POOL_MIN_BYTES) {
+		free(p);
+		return;
+	}
+	for (size_t i = 0; i < POOL_SLOTS; i++)
+		if (!pool[i].p || pool[i].bytes < pool[slot].bytes)
+			slot = i;
+	if (pool[slot].p && pool[slot].bytes > bytes) {
+		free(p); /* keep the larger one */
+		return;
+	}
+	free(pool[slot].p);
+	pool[slot].p = p;
+	pool[slot].bytes = bytes;
+}
+
 void *gp_meas_readback(struct gp_meas *m, CUdeviceptr d, size_t bytes, enum gp_readback when)
 {
 	struct gp_meas_priv *p = m->priv;
@@ -231,8 +276,12 @@ void *gp_meas_readback(struct gp_meas *m, CUdeviceptr d, size_t bytes, enum gp_r
 		struct buf *b = &p->bufs[i];
 		if (b->d != d)
 			continue;
-		if (!b->host)
-			b->host = gp_meas_host(m, bytes);
+		if (!b->host && !(b->host = gp_meas_pool_take(bytes))) {
+			p->nomem = 1;
+			return NULL;
+		}
+		if (!b->host_bytes)
+			b->host_bytes = bytes;
 		b->bytes = bytes < b->bytes || !b->bytes ? bytes : b->bytes;
 		b->when = when;
 		return b->host;

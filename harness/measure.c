@@ -237,8 +237,10 @@ static void release(struct gp_meas *m)
 
 	if (m->probe && m->probe->cleanup)
 		m->probe->cleanup(m);
-	for (size_t i = 0; i < p->nbufs; i++)
+	for (size_t i = 0; i < p->nbufs; i++) {
 		gp_free(p->bufs[i].d);
+		gp_meas_pool_put(p->bufs[i].host, p->bufs[i].host_bytes);
+	}
 	for (size_t i = 0; i < p->nmodules; i++)
 		gp_cu.cuModuleUnload(p->modules[i]);
 	for (size_t i = 0; i < p->nhost; i++)

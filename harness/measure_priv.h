@@ -17,6 +17,7 @@ struct buf {
 	size_t bytes;
 	int poison;
 	void *host; /* read-back copy, or NULL */
+	size_t host_bytes;
 	enum gp_readback when;
 };
 
@@ -60,6 +61,9 @@ struct gp_meas_priv {
 struct metric *gp_meas_find_metric(const struct gp_meas *m, const char *name);
 void gp_meas_summarise(struct gp_meas *m);
 int gp_meas_repetitions(struct gp_meas *m);
+/* Read-back memory: large blocks are kept for the next point of this process (meas_api.c). */
+void *gp_meas_pool_take(size_t bytes);
+void gp_meas_pool_put(void *p, size_t bytes);
 double gp_meas_clock_after(struct gp_device *dev);
 int gp_meas_write_row(struct gp_meas *m, struct gp_table *t);
 /* A condition column's cell (gp_condition_columns) into buf: 1, or 0 if col is not one. */

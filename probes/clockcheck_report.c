@@ -6,13 +6,15 @@
 
 static void clock_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "load", "window_us", "clock_MHz", "event_clock_MHz",
-					    "globaltimer_per_event", "globaltimer_tick_ns", "max_clock_MHz", "status" };
+	static const char *const cols[] = { "load", "window_us", "clock_MHz", "event_clock_MHz", "host_clock_MHz",
+					    "globaltimer_per_host", "globaltimer_tick_ns", "max_clock_MHz", "status" };
 
 	fprintf(md, "The SM clock as every probe measures it (clock64 over %%globaltimer) and the same cycles "
-		    "over the CUDA-event time of the launch (which includes a few microseconds of launch). "
-		    "`globaltimer_per_event` below 1 means the global timer runs slow against the events, "
-		    "which makes every clock_MHz read high.\n\n");
+		    "over the CUDA-event time and over the host's monotonic clock around each launch (both "
+		    "include a few microseconds of launch; CUDA events read the GPU's own timer, the host's "
+		    "clock does not). `globaltimer_per_host` below 1 means the global timer runs slow, which "
+		    "makes every clock_MHz read high; a clock above max_clock_MHz on all three means the SM "
+		    "clock itself ran above the driver's maximum.\n\n");
 	gp_md_head(md, cols, GP_ARRAY_SIZE(cols));
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
@@ -30,14 +32,14 @@ static void clock_derive(struct gp_profile *prof, const struct gp_table *t)
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		const double w = gp_table_num(t, r, "window_us");
-		if (gp_table_row_ok(t, r) && w > best_w && !isnan(gp_table_num(t, r, "globaltimer_per_event"))) {
+		if (gp_table_row_ok(t, r) && w > best_w && !isnan(gp_table_num(t, r, "globaltimer_per_host"))) {
 			best_w = w;
-			ratio = gp_table_num(t, r, "globaltimer_per_event");
+			ratio = gp_table_num(t, r, "globaltimer_per_host");
 		}
 	}
 	if (!isnan(ratio))
-		gp_profile_add(prof, "globaltimer_per_event", ratio, "ratio",
-			       "%globaltimer delta over CUDA-event time, longest window", "selftest_clock");
+		gp_profile_add(prof, "globaltimer_per_host", ratio, "ratio",
+			       "%globaltimer delta over the host's monotonic time, longest window", "selftest_clock");
 }
 
 GP_ANALYSIS(selftest_clock, clock_derive, clock_report);
