@@ -1,6 +1,9 @@
 # common.gp — loaded by every chart after it sets OUT = ARG2: the terminal follows the
 # output's extension (.svg or .png), CSV input with a header row, one look for all charts.
-# A script with many panels sets W and H (pixels) before loading this file.
+# A script with many panels sets W and H (pixels) before loading this file. Charts are shown
+# about 900 pixels wide (REPORT.md on a code host), so they are laid out for W = 960 and grow
+# in height, not width, when they need room. The key goes outside the plot by default: where
+# the data lands depends on the GPU, so a key inside may cover it on the next run.
 if (!exists("W")) W = 960
 if (!exists("H")) H = 600
 if (strlen(OUT) > 4 && OUT[strlen(OUT)-2:] eq "png") {
@@ -17,4 +20,28 @@ set datafile missing NaN
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
-set key top left box opaque
+set key outside right top vertical Left reverse nobox samplen 2.5
+# Sixteen distinguishable series: eight colours (no yellow: it vanishes on white), solid with
+# filled points, then the same colours dashed with open points.
+array PAL[8] = ["#4477aa", "#cc3311", "#228833", "#aa3377", "#66ccee", "#ee7733", "#000000", "#999933"]
+array PTF[8] = [7, 5, 9, 11, 13, 15, 7, 5]
+array PTO[8] = [6, 4, 8, 10, 12, 14, 6, 4]
+do for [i = 1:8] {
+	set linetype i lc rgb PAL[i] lw 1.5 pt PTF[i] ps 0.8 dt 1
+	set linetype i + 8 lc rgb PAL[i] lw 1.5 pt PTO[i] ps 0.8 dt 2
+}
+set linetype cycle 16
+# A row the harness marked ok (failed and n/a rows carry no numbers worth drawing).
+isok(x) = strcol("status") eq "ok"
+# The run directory (ARG1's folder, with its slash), where profile.csv holds the run's derived keys.
+RUNDIR = ""
+do for [i = strlen(ARG1):1:-1] { if (ARG1[i:i] eq "/") { RUNDIR = ARG1[1:i]; break } }
+PROFILE = RUNDIR . "profile.csv"
+# eval PROF_GET: the value of profile key PK into PV (NaN when the run has no such key or no
+# profile.csv: gnuplot only warns then). It clears STATS_*.
+PROF_GET = 'undefine STATS_*; stats PROFILE using ((strcol(1) eq PK) ? column(2) : NaN) nooutput; PV = exists("STATS_max") ? STATS_max : NaN'
+# eval DISTINCT: the distinct values of column DC over ok rows, ascending, as words of DV. It
+# clears STATS_*.
+DISTINCT = 'DV = ""; DP = -1e300; while (1) { undefine STATS_*; stats ARG1 using ((isok(0) && column(DC) > DP) ? column(DC) : NaN) nooutput; if (!exists("STATS_min")) { break }; DP = STATS_min; DV = DV . sprintf(" %.15g", DP) }'
+# Bytes with binary prefixes, for labels (the axes use set format "%.0b%B").
+bytes(b) = b >= 2**30 ? sprintf("%.3g GiB", b / 2**30) : b >= 2**20 ? sprintf("%.3g MiB", b / 2**20) : b >= 1024 ? sprintf("%.3g KiB", b / 1024) : sprintf("%.0f B", b)
