@@ -33,13 +33,12 @@ do for [i = 1:8] {
 set linetype cycle 16
 # A row the harness marked ok (failed and n/a rows carry no numbers worth drawing).
 isok(x) = strcol("status") eq "ok"
-# The run directory (ARG1's folder, with its slash), where profile.csv holds the run's derived keys.
-RUNDIR = ""
-do for [i = strlen(ARG1):1:-1] { if (ARG1[i:i] eq "/") { RUNDIR = ARG1[1:i]; break } }
-PROFILE = RUNDIR . "profile.csv"
-# eval PROF_GET: the value of profile key PK into PV (NaN when the run has no such key or no
-# profile.csv: gnuplot only warns then). It clears STATS_*.
-PROF_GET = 'undefine STATS_*; stats PROFILE using ((strcol(1) eq PK) ? column(2) : NaN) nooutput; PV = exists("STATS_max") ? STATS_max : NaN'
+# The folder of a path, with its slash ("" for none). (A loaded file does not see ARG1: the
+# macros below are evaluated by the chart, where it does.)
+dirname(s, i) = i < 1 ? "" : s[i:i] eq "/" ? s[1:i] : dirname(s, i - 1)
+# eval PROF_GET: the value of key PK in profile.csv, beside the chart's CSV, into PV (NaN when the
+# run has no such key or no profile.csv: gnuplot only warns then). It clears STATS_*.
+PROF_GET = 'undefine STATS_*; stats dirname(ARG1, strlen(ARG1)) . "profile.csv" using ((strcol(1) eq PK) ? column(2) : NaN) nooutput; PV = exists("STATS_max") ? STATS_max : NaN'
 # eval DISTINCT: the distinct values of column DC over ok rows, ascending, as words of DV. It
 # clears STATS_*.
 DISTINCT = 'DV = ""; DP = -1e300; while (1) { undefine STATS_*; stats ARG1 using ((isok(0) && column(DC) > DP) ? column(DC) : NaN) nooutput; if (!exists("STATS_min")) { break }; DP = STATS_min; DV = DV . sprintf(" %.15g", DP) }'
