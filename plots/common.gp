@@ -21,16 +21,18 @@ set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
 set key outside right top vertical Left reverse nobox samplen 2.5
-# Sixteen distinguishable series: eight colours (no yellow: it vanishes on white), solid with
-# filled points, then the same colours dashed with open points.
-array PAL[8] = ["#4477aa", "#cc3311", "#228833", "#aa3377", "#66ccee", "#ee7733", "#000000", "#999933"]
-array PTF[8] = [7, 5, 9, 11, 13, 15, 7, 5]
-array PTO[8] = [6, 4, 8, 10, 12, 14, 6, 4]
-do for [i = 1:8] {
+# Twenty distinguishable series: ten colours (no yellow: it vanishes on white), solid with filled
+# points, then the same colours dashed with open points.
+array PAL[10] = ["#4477aa", "#cc3311", "#228833", "#aa3377", "#66ccee", "#ee7733", "#000000", "#999933", "#882255", "#44aa99"]
+array PTF[10] = [7, 5, 9, 11, 13, 15, 7, 5, 9, 11]
+array PTO[10] = [6, 4, 8, 10, 12, 14, 6, 4, 8, 10]
+do for [i = 1:10] {
 	set linetype i lc rgb PAL[i] lw 1.5 pt PTF[i] ps 0.8 dt 1
-	set linetype i + 8 lc rgb PAL[i] lw 1.5 pt PTO[i] ps 0.8 dt 2
+	set linetype i + 10 lc rgb PAL[i] lw 1.5 pt PTO[i] ps 0.8 dt 2
 }
-set linetype cycle 16
+set linetype cycle 20
+# The GEMM charts draw cuBLAS in bold green: their kernels take every style but the two greens.
+ks_lt(j) = j < 3 ? j : j < 12 ? j + 1 : j + 2
 # A row the harness marked ok (failed and n/a rows carry no numbers worth drawing).
 isok(x) = strcol("status") eq "ok"
 # The folder of a path, with its slash ("" for none). (A loaded file does not see ARG1: the
@@ -42,5 +44,8 @@ PROF_GET = 'undefine STATS_*; stats dirname(ARG1, strlen(ARG1)) . "profile.csv" 
 # eval DISTINCT: the distinct values of column DC over ok rows, ascending, as words of DV. It
 # clears STATS_*.
 DISTINCT = 'DV = ""; DP = -1e300; while (1) { undefine STATS_*; stats ARG1 using ((isok(0) && column(DC) > DP) ? column(DC) : NaN) nooutput; if (!exists("STATS_min")) { break }; DP = STATS_min; DV = DV . sprintf(" %.15g", DP) }'
+# eval KS_PRESENT: HAS[j] = 1 where kernel word(KS, j) has an ok row (a key lists only those). It
+# clears STATS_*.
+KS_PRESENT = 'array HAS[words(KS)]; do for [j = 1:words(KS)] { undefine STATS_*; stats ARG1 using ((isok(0) && strcol("kernel") eq word(KS, j)) ? 1 : NaN) nooutput; HAS[j] = exists("STATS_records") ? STATS_records > 0 : 0 }'
 # Bytes with binary prefixes, for labels (the axes use set format "%.0b%B").
 bytes(b) = b >= 2**30 ? sprintf("%.3g GiB", b / 2**30) : b >= 2**20 ? sprintf("%.3g MiB", b / 2**20) : b >= 1024 ? sprintf("%.3g KiB", b / 1024) : sprintf("%.0f B", b)

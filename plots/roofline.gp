@@ -56,6 +56,7 @@ do for [P = 1:2] {
 	# The kernels with a point on this panel, then their order by GFLOP/s, highest first.
 	n = 0
 	NM = ""
+	set autoscale
 	undefine STATS_*
 	stats ARG1 using ((column(XC) > 0 && column("gflops_measured") > 0) ? (n = n + 1, X[n] = column(XC), Y[n] = column("gflops_measured"), NM = NM . " " . strcol("kernel"), 1) : NaN) nooutput
 	if (n == 0) { set label 1 "no kernel of this run has this intensity" at graph 0.5, 0.5 center; plot [1:10] [1:10] NaN notitle; unset label 1; continue }

@@ -85,9 +85,9 @@ if (HC > 0) {
 	set ylabel "GFLOP/s"
 	set yrange [0:*]
 	set key outside right top vertical Left reverse nobox font ",9"
-	# A kernel keeps its line style from run to run (its place in KS); style 3, solid green, is cuBLAS's.
+	# A kernel keeps its line style from run to run (its place in KS); green is cuBLAS's.
 	KS = "sgemm_01_naive sgemm_02_smem sgemm_04_volkov sgemm_06_method1 sgemm_12_method5_v3 sgemm_16_k3 sgemm_22_p4_smemdb sgemm_23_k1_8x8 sgemm_26_k1_12x12 sgemm_29_warptile sgemm_30_cpasync3 sgemm_31_cpasync4_bk16 sgemm_32_cpasync3_128x256 sgemm_41_tc3xtf32 sgemm_43_tc3xtf32_128x256"
-	plot for [i = 1:words(KS)] ARG1 using ((ok(0) && sq(0) && strcol("kernel") eq word(KS, i)) ? column("m") : NaN):"gflops" smooth unique with linespoints lt (i < 3 ? i : i + 1) title word(KS, i), \
+	plot for [i = 1:words(KS)] ARG1 using ((ok(0) && sq(0) && strcol("kernel") eq word(KS, i)) ? column("m") : NaN):"gflops" smooth unique with linespoints lt ks_lt(i) title word(KS, i), \
 	     ""   using ((ok(0) && sq(0) && strcol("kernel") eq "cublas") ? column("m") : NaN):"gflops" smooth unique with linespoints pt 7 ps 0.6 lw 3 dt 1 lc rgb "#228833" title "cuBLAS"
 }
 
