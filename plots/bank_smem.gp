@@ -19,6 +19,7 @@ while (1) {
 NP = words(WS) > 0 ? words(WS) : 1
 H = 80 + 300 * NP
 load ARG0[1:strlen(ARG0)-strlen("bank_smem.gp")]."common.gp"
+eval KEY_OUT
 stats ARG1 using (isok(0) ? column("warps") : NaN) nooutput
 WMAX = STATS_max
 set multiplot layout NP,1 title sprintf("Shared-memory bank conflicts at %.0f warps: measured (solid) and the bank model (dashed)", WMAX)

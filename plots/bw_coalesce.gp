@@ -3,6 +3,7 @@
 # curve's colour.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("bw_coalesce.gp")]."common.gp"
+eval KEY_OUT
 set title "E016: coalescing — stride and misalignment against the sector model"
 set xlabel "stride between lanes (floats)"
 set ylabel "useful GB/s"

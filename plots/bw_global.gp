@@ -19,6 +19,7 @@ while (1) {
 NP = words(WS) > 0 ? words(WS) : 1
 H = 80 + 290 * NP
 load ARG0[1:strlen(ARG0)-strlen("bw_global.gp")]."common.gp"
+eval KEY_OUT
 stats ARG1 using (isok(0) ? column("bytes_in_flight_per_sm") : NaN) nooutput
 set xrange [STATS_min / 1.4:STATS_max * 1.4]
 stats ARG1 using "hbm_peak_GBps" nooutput

@@ -3,6 +3,7 @@
 # ceiling above each measured bar.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("bw_hbm.gp")]."common.gp"
+eval KEY_OUT
 set title "L2 and HBM bandwidth against their ceilings"
 set ylabel "GB/s"
 set yrange [0:*]

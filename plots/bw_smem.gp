@@ -2,6 +2,7 @@
 # data volume per SM, one curve per op, width and pattern, under the conflict-free bank ceiling.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("bw_smem.gp")]."common.gp"
+eval KEY_OUT
 set xlabel "bytes moved per SM"
 set ylabel "bytes per clock per SM"
 set logscale x 2

@@ -2,8 +2,7 @@
 # output's extension (.svg or .png), CSV input with a header row, one look for all charts.
 # A script with many panels sets W and H (pixels) before loading this file. Charts are shown
 # about 900 pixels wide (REPORT.md on a code host), so they are laid out for W = 960 and grow
-# in height, not width, when they need room. The key goes outside the plot by default: where
-# the data lands depends on the GPU, so a key inside may cover it on the next run.
+# in height, not width, when they need room.
 if (!exists("W")) W = 960
 if (!exists("H")) H = 600
 if (strlen(OUT) > 4 && OUT[strlen(OUT)-2:] eq "png") {
@@ -20,7 +19,11 @@ set datafile missing NaN
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
-set key outside right top vertical Left reverse nobox samplen 2.5
+set key top left box opaque
+# eval KEY_OUT: the key beside the plot, where it cannot cover data (where the data lands depends
+# on the GPU, so a key inside may cover it on the next run). The charts whose key sits inside
+# (the default above) place it where their data cannot be.
+KEY_OUT = 'set key outside right top vertical Left reverse nobox noopaque samplen 2.5'
 # Twenty distinguishable series: ten colours (no yellow: it vanishes on white), solid with filled
 # points, then the same colours dashed with open points.
 array PAL[10] = ["#4477aa", "#cc3311", "#228833", "#aa3377", "#66ccee", "#ee7733", "#000000", "#999933", "#882255", "#44aa99"]
@@ -44,6 +47,9 @@ PROF_GET = 'undefine STATS_*; stats dirname(ARG1, strlen(ARG1)) . "profile.csv" 
 # eval DISTINCT: the distinct values of column DC over ok rows, ascending, as words of DV. It
 # clears STATS_*.
 DISTINCT = 'DV = ""; DP = -1e300; while (1) { undefine STATS_*; stats ARG1 using ((isok(0) && column(DC) > DP) ? column(DC) : NaN) nooutput; if (!exists("STATS_min")) { break }; DP = STATS_min; DV = DV . sprintf(" %.15g", DP) }'
+# eval HAS_COL: HCOL = 1 when the CSV's header names column CN (runs made before a column existed
+# lack it).
+HAS_COL = 'HCOL = 0; stats ARG1 every ::0::0 using (HCOL = sum [i = 1:256] (columnhead(i) eq CN), 1) nooutput'
 # eval KS_PRESENT: HAS[j] = 1 where kernel word(KS, j) has an ok row (a key lists only those). It
 # clears STATS_*.
 KS_PRESENT = 'array HAS[words(KS)]; do for [j = 1:words(KS)] { undefine STATS_*; stats ARG1 using ((isok(0) && strcol("kernel") eq word(KS, j)) ? 1 : NaN) nooutput; HAS[j] = exists("STATS_records") ? STATS_records > 0 : 0 }'

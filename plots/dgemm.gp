@@ -2,6 +2,7 @@
 # GFLOP/s against N for the seed's kernels and cuBLAS DGEMM (bold green, as in the SGEMM charts).
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("dgemm.gp")]."common.gp"
+eval KEY_OUT
 set title "Seed 003 kernels in double vs cuBLAS DGEMM"
 set xlabel "N"
 set ylabel "GFLOP/s"

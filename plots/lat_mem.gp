@@ -6,6 +6,7 @@
 # has no marks.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("lat_mem.gp")]."common.gp"
+eval KEY_OUT
 stats ARG1 using (isok(0) ? column("footprint_bytes") : NaN) nooutput
 XMIN = STATS_min
 XMAX = STATS_max

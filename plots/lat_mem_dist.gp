@@ -2,6 +2,7 @@
 # (one group per row), showing how mixed the hits are at each footprint.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("lat_mem_dist.gp")]."common.gp"
+eval KEY_OUT
 set title "E003: per-access latency distribution"
 set xlabel "footprint, path"
 set ylabel "cycles"

@@ -6,6 +6,7 @@
 # are dotted segments over their footprints; a run without those keys has no marks.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("lat_mem_tlb.gp")]."common.gp"
+eval KEY_OUT
 # The distinct strides of ok rows, smallest first.
 DC = "stride_bytes"; eval DISTINCT; SS = DV
 stats ARG1 using (isok(0) ? column("footprint_bytes") : NaN) nooutput

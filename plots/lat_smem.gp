@@ -1,6 +1,7 @@
 # lat_smem.gp IN.csv OUT.svg|png — shared-memory load latency by chase, per footprint and stride.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("lat_smem.gp")]."common.gp"
+eval KEY_OUT
 set title "Shared-memory latency (ld.shared chase)"
 set xlabel "footprint (bytes)"
 set ylabel "cycles per load"

@@ -3,6 +3,7 @@
 # form (Rc in RA's residue). The offsets that cost more are the ones sharing RA's bank.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("regbank_map.gp")]."common.gp"
+eval KEY_OUT
 set xlabel "RB offset from RA (register number mod 32; 0 = another register of RA's residue)"
 set ylabel "cycles per FFMA per SMSP"
 set yrange [0:*]

@@ -3,6 +3,7 @@
 # the reuse-on curve stays at the hit level the cache holds that many values for the slot.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("regbank_reuse.gp")]."common.gp"
+eval KEY_OUT
 stats ARG1 using (isok(0) ? column("warps") : NaN) nooutput
 W = STATS_max
 set title sprintf("Operand reuse cache: distinct registers per slot, %.0f warps", W)

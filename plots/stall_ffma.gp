@@ -6,6 +6,7 @@
 OUT = ARG2
 H = 860
 load ARG0[1:strlen(ARG0)-strlen("stall_ffma.gp")]."common.gp"
+eval KEY_OUT
 stats ARG1 using "stall" nooutput
 SMAX = STATS_max
 stats ARG1 using (isok(0) ? column("cycles_per_insn") : NaN) nooutput

@@ -5,6 +5,7 @@
 # The FP32 lanes line is the run's own (rate / % of FP32), not a constant of one GPU.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("tput_lds_ffma.gp")]."common.gp"
+eval KEY_OUT
 set xlabel "FFMAs per LDS (R)"
 set ylabel "FFMA per clock per SM"
 set logscale x 2

@@ -3,6 +3,7 @@
 # thread and for the LDS -> FFMA chain. The knee is where the latency is hidden.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("tput_occupancy.gp")]."common.gp"
+eval KEY_OUT
 set title "E004 style: FFMA throughput vs active warps per SM"
 set xlabel "active warps per SM"
 set ylabel "FFMA per clock per SM"
