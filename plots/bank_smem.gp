@@ -3,19 +3,9 @@
 # beside the bank model's degree (dashed, black and grey, drawn over the measured curves), at the most warps the run measured (a
 # sweep over warps has a row per warp count; the conflict degree is per warp access).
 OUT = ARG2
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
-isok(x) = strcol("status") eq "ok"
+load ARG0[1:strlen(ARG0)-strlen("bank_smem.gp")]."data.gp"
 # The widths decide the panel count, and so the height, before common.gp.
-WS = ""
-prev = 0
-while (1) {
-	stats ARG1 using ((isok(0) && column("width_bits") > prev) ? column("width_bits") : 1e30) nooutput
-	if (STATS_min >= 1e30) { break }
-	prev = STATS_min
-	WS = WS . sprintf(" %.0f", prev)
-}
+DC = "width_bits"; eval DISTINCT; WS = DV
 NP = words(WS) > 0 ? words(WS) : 1
 H = 80 + 300 * NP
 load ARG0[1:strlen(ARG0)-strlen("bank_smem.gp")]."common.gp"

@@ -3,19 +3,9 @@
 # (stacked), a colour per path. Points, not lines: many launch shapes (warps, ILP) put the same
 # bytes in flight, and a line through them in the CSV's order would zigzag.
 OUT = ARG2
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
-isok(x) = strcol("status") eq "ok"
+load ARG0[1:strlen(ARG0)-strlen("bw_global.gp")]."data.gp"
 # The widths decide the panel count, and so the height, before common.gp.
-WS = ""
-prev = 0
-while (1) {
-	stats ARG1 using ((isok(0) && column("width_bits") > prev) ? column("width_bits") : 1e30) nooutput
-	if (STATS_min >= 1e30) { break }
-	prev = STATS_min
-	WS = WS . sprintf(" %.0f", prev)
-}
+DC = "width_bits"; eval DISTINCT; WS = DV
 NP = words(WS) > 0 ? words(WS) : 1
 H = 80 + 290 * NP
 load ARG0[1:strlen(ARG0)-strlen("bw_global.gp")]."common.gp"

@@ -8,9 +8,7 @@
 # so they share intensities): each goes in a column on the right, sorted by GFLOP/s and spaced
 # to stay legible, with a leader line to its point.
 OUT = ARG2
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
+load ARG0[1:strlen(ARG0)-strlen("roofline.gp")]."data.gp"
 stats ARG1 using "gflops_measured" nooutput
 NK = STATS_records
 # Each panel gives every name a 14-pixel row.

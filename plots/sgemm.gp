@@ -8,9 +8,7 @@
 # Figure 9): the incremental steps at the largest such size beside the 8x8 kernel, our best
 # kernels and cuBLAS. Panels are stacked so the figure keeps the report's width.
 OUT = ARG2
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
+load ARG0[1:strlen(ARG0)-strlen("sgemm.gp")]."data.gp"
 sq(c) = column("m") == column("n") && column("m") == column("k")
 ok(c) = strcol("status") eq "ok"
 F9 = "sgemm_24_k1_12x12_base sgemm_25_k1_12x12_ld128 sgemm_26_k1_12x12 sgemm_27_k1_12x12_lds128 sgemm_28_k1_12x12_nordb sgemm_23_k1_8x8 sgemm_29_warptile sgemm_43_tc3xtf32_128x256 cublas"

@@ -4,20 +4,10 @@
 # size, one key for all panels in a strip below them. A kernel keeps its line style across panels
 # and runs (its place in KS; green is cuBLAS's, as in sgemm.gp).
 OUT = ARG2
-# The distinct sizes, smallest first (rows whose status is not "ok" are left out); common.gp
-# comes after, when the panel count has set the height, so the CSV settings are made here first.
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
-ok(c) = strcol("status") eq "ok"
-MS = ""
-prev = 0
-while (1) {
-	stats ARG1 using ((ok(0) && column("m") > prev) ? column("m") : 1e30) nooutput
-	if (STATS_min >= 1e30) { break }
-	prev = STATS_min
-	MS = MS . sprintf(" %.0f", prev)
-}
+load ARG0[1:strlen(ARG0)-strlen("sgemm_occupancy.gp")]."data.gp"
+# The sizes decide the panel count, and so the height, before common.gp.
+DC = "m"; eval DISTINCT; MS = DV
+ok(c) = isok(0)
 N = words(MS) > 0 ? words(MS) : 1
 NC = N > 1 ? 2 : 1
 NR = (N + 1) / 2
@@ -33,8 +23,7 @@ set ylabel "GFLOP/s"
 unset key
 do for [i = 1:N] {
 	M = words(MS) > 0 ? real(word(MS, i)) : -1
-	set origin 1.0 * ((i - 1) % NC) / NC, 1.0 * (KH + PH * (NR - 1 - (i - 1) / NC)) / H
-	set size 1.0 / NC, 1.0 * PH / H
+	eval PANEL_AT
 	set title sprintf("m = n = k = %.0f", M)
 	set autoscale y
 	stats ARG1 using ((ok(0) && column("m") == M) ? (column("gflops") > column("cublas_gflops") ? column("gflops") : column("cublas_gflops")) : NaN) nooutput
@@ -43,15 +32,9 @@ do for [i = 1:N] {
 	     smooth unique with linespoints lt ks_lt(j) notitle, \
 	     ""  using ((ok(0) && column("m") == M) ? column("active_threads_per_sm") : NaN):"cublas_gflops" smooth unique with lines lw 3 dt 1 lc rgb "#228833" notitle
 }
-# The key strip: an empty plot across the full width whose only content is the key.
-isok(x) = ok(0)
+# The key strip below the panels, listing the kernels the run has.
 eval KS_PRESENT
-set origin 0, 0
-set size 1, 1.0 * KH / H
-unset title; unset border; unset tics; unset xlabel; unset ylabel; unset grid
-set xrange [0:1]
-set yrange [0:1]
-set key inside center center horizontal reverse Left nobox maxrows 3 width 2 font ",10"
+eval KEY_STRIP
 plot for [j = 1:words(KS)] NaN with linespoints lt ks_lt(j) title (HAS[j] ? word(KS, j) : ""), \
      NaN with lines lw 3 dt 1 lc rgb "#228833" title "cuBLAS"
 unset multiplot

@@ -3,10 +3,7 @@
 # (two columns, in the CSV's order), one key for all panels in a strip below them. A kernel keeps
 # its line style across panels and runs (its place in KS; green is cuBLAS's, as in sgemm.gp).
 OUT = ARG2
-set datafile separator comma
-set datafile columnheaders
-set datafile missing NaN
-isok(x) = strcol("status") eq "ok"
+load ARG0[1:strlen(ARG0)-strlen("sgemm_shapes.gp")]."data.gp"
 # The shapes decide the panel count, and so the height, before common.gp.
 SH = ""
 shi(s) = sum [i = 1:words(SH)] (word(SH, i) eq s ? i : 0)
@@ -55,20 +52,14 @@ if (ONEW) {
 }
 do for [i = 1:(ONEW ? 0 : N)] {
 	s = word(SH, i)
-	set origin 1.0 * ((i - 1) % NC) / NC, 1.0 * (KH + PH * (NR - 1 - (i - 1) / NC)) / H
-	set size 1.0 / NC, 1.0 * PH / H
+	eval PANEL_AT
 	set title (s eq "seed002" ? "seed002: 2560x1024x2560 at every W (repeats)" : s)
 	plot for [j = 1:words(KS)] ARG1 using ((isok(0) && strcol("shape") eq s && strcol("kernel") eq word(KS, j)) ? column("w") : NaN):"ratio_to_cublas" \
 	     smooth unique with linespoints lt ks_lt(j) notitle, \
 	     1 with lines lc rgb "#228833" lw 3 dt 1 notitle
 }
-# The key strip: an empty plot across the full width whose only content is the key.
-set origin 0, 0
-set size 1, 1.0 * KH / H
-unset title; unset border; unset tics; unset xlabel; unset ylabel; unset grid
-set xrange [0:1]
-set yrange [0:1]
-set key inside center center horizontal reverse Left nobox maxrows 3 width 2 font ",10"
+# The key strip below the panels.
+eval KEY_STRIP
 STY = ONEW ? "boxes" : "linespoints"
 plot for [j = 1:words(KS)] NaN with @STY lt ks_lt(j) title (HAS[j] ? word(KS, j) : ""), \
      NaN with lines lw 3 dt 1 lc rgb "#228833" title "cuBLAS (= 1)"
