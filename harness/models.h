@@ -59,10 +59,12 @@ double gp_intensity_shared(const struct gp_tile *t);
  * so broadcast reads cost width/share bytes per thread but never less than 4. */
 double gp_intensity_shared_bank(const struct gp_tile *t);
 
-/* Rooflines at an intensity; bound "fp32", "global" or "shared" (the lowest roof). */
+/* Rooflines at an intensity; bound "fp32", "global" or "shared" (the lowest roof; global is the
+ * HBM roof, Figure 10's compulsory-traffic view). roof_l2 is the global intensity at the L2 read
+ * rate: tile re-reads hit L2, so a kernel between the two global roofs is fed from L2. */
 struct gp_roof {
 	double i_global, i_shared, i_shared_bank;
-	double roof_global, roof_shared, roof_shared_bank, roof_fp32;
+	double roof_global, roof_shared, roof_shared_bank, roof_fp32, roof_l2;
 	const char *bound;
 };
 void gp_roofline(const struct gp_machine *m, const struct gp_tile *t, struct gp_roof *r);

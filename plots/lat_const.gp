@@ -6,6 +6,9 @@ set title "Constant-cache latency (ld.const chase)"
 set xlabel "footprint (bytes)"
 set ylabel "cycles per load"
 set logscale x 2
+set format x "%.0b%B"
 set yrange [0:*]
+set offsets graph 0.02, graph 0.02, 0, 0
+set key off
 ok(c) = strcol("status") eq "ok" ? column(c) : NaN
 plot ARG1 using "footprint_bytes":(ok("cycles_per_load")) with linespoints pt 7 lw 2 title "ld.const"

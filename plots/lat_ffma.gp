@@ -7,18 +7,21 @@ load ARG0[1:strlen(ARG0)-strlen("lat_ffma.gp")]."common.gp"
 set title "E002/E001: dependent FFMA chain, one block (seed 000 Tables 3 and 2)"
 set xlabel "active warps in the block (threads / 32)"
 set ylabel "cycles per step per thread"
-set y2label "block cycles per step / warps"
+set y2label "reg: block cycles per step / warps (grey)"
 set y2tics
 set ytics nomirror
 set yrange [0:*]
 set y2range [0:*]
 set xrange [0:*]
-set key top left
-x(s) = (strcol("operand") eq s) ? column("threads")/32.0 : NaN
-plot ARG1 using (x("reg")):"cycles_per_ffma_max" with linespoints pt 7 lw 2 lc rgb "#4477aa" title "reg: per-thread max", \
-     ""   using (x("reg")):"cycles_per_ffma_min" with linespoints pt 9 lc rgb "#4477aa" title "reg: per-thread min", \
-     ""   using (x("reg")):"block_cycles_per_ffma" with lines dt 2 lw 2 lc rgb "#4477aa" title "reg: block first start to last end", \
-     ""   using (x("smem")):"cycles_per_ffma_max" with linespoints pt 7 lw 2 lc rgb "#cc3311" title "smem (LDS->FFMA): per-thread max", \
-     ""   using (x("smem")):"cycles_per_ffma_min" with linespoints pt 9 lc rgb "#cc3311" title "smem: per-thread min", \
-     ""   using (x("const")):"cycles_per_ffma_max" with linespoints pt 5 lc rgb "#228833" title "const: per-thread max", \
-     ""   using (x("reg")):"cycles_per_warp" axes x1y2 with linespoints pt 4 lc rgb "#888888" title "reg: cycles per warp (right axis)"
+set key outside right top vertical Left reverse nobox font ",10"
+x(s) = (strcol("operand") eq s && isok(0)) ? column("threads")/32.0 : NaN
+# A sweep over every thread count has ~1000 points a curve: a marker on every PI-th.
+stats ARG1 using (x("reg")) nooutput
+PI = STATS_records > 48 ? int(STATS_records / 24) : 1
+plot ARG1 using (x("reg")):"cycles_per_ffma_max" with linespoints pt 7 pi PI lw 2 dt 1 lc rgb "#4477aa" title "reg: thread max", \
+     ""   using (x("reg")):"cycles_per_ffma_min" with linespoints pt 9 pi PI lw 1 dt 1 lc rgb "#4477aa" title "reg: thread min", \
+     ""   using (x("reg")):"block_cycles_per_ffma" with lines dt 2 lw 2 lc rgb "#4477aa" title "reg: block start-to-end", \
+     ""   using (x("smem")):"cycles_per_ffma_max" with linespoints pt 7 pi PI lw 2 dt 1 lc rgb "#cc3311" title "smem (LDS->FFMA): max", \
+     ""   using (x("smem")):"cycles_per_ffma_min" with linespoints pt 9 pi PI lw 1 dt 1 lc rgb "#cc3311" title "smem: thread min", \
+     ""   using (x("const")):"cycles_per_ffma_max" with linespoints pt 5 pi PI lw 1 dt 1 lc rgb "#228833" title "const: thread max", \
+     ""   using (x("reg")):"cycles_per_warp" axes x1y2 with linespoints pt 4 pi PI lw 1 dt 1 lc rgb "#888888" title "reg: cycles/warp (right)"

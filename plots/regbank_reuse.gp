@@ -3,15 +3,19 @@
 # the reuse-on curve stays at the hit level the cache holds that many values for the slot.
 OUT = ARG2
 load ARG0[1:strlen(ARG0)-strlen("regbank_reuse.gp")]."common.gp"
-set title "Operand reuse cache: distinct registers per slot"
-set xlabel "distinct registers cycling through the slot"
+eval KEY_OUT
+stats ARG1 using (isok(0) ? column("warps") : NaN) nooutput
+W = STATS_max
+set title sprintf("Operand reuse cache: distinct registers per slot, %.0f warps", W)
+set xlabel "distinct registers cycling through the slot (slots a, b, c drawn side by side)"
 set ylabel "cycles per FFMA per SMSP"
 set yrange [0:*]
 set xtics 1
-g(s, r) = (strcol("slot") eq s && column("reuse") == r && strcol("status") eq "ok") ? column("cycles_per_insn") : NaN
-plot ARG1 using "distinct":(g("a", 1)) with linespoints pt 7 lw 2 lc rgb "#4477aa" title "slot a, reuse on", \
-     ""   using "distinct":(g("a", 0)) with linespoints pt 6 dt 2 lc rgb "#4477aa" title "slot a, reuse off", \
-     ""   using "distinct":(g("b", 1)) with linespoints pt 5 lw 2 lc rgb "#cc3311" title "slot b, reuse on", \
-     ""   using "distinct":(g("b", 0)) with linespoints pt 4 dt 2 lc rgb "#cc3311" title "slot b, reuse off", \
-     ""   using "distinct":(g("c", 1)) with linespoints pt 9 lw 2 lc rgb "#228833" title "slot c, reuse on", \
-     ""   using "distinct":(g("c", 0)) with linespoints pt 8 dt 2 lc rgb "#228833" title "slot c, reuse off"
+# A sweep over warps has a row per warp count: the most warps with a measured point. The three
+# slots often measure the same: each is shifted a little along x so none hides the others.
+g(s, r) = (strcol("slot") eq s && column("reuse") == r && column("warps") == W && isok(0)) ? column("cycles_per_insn") : NaN
+dx(s) = s eq "a" ? -0.1 : s eq "b" ? 0 : 0.1
+plot for [s in "a b c"] ARG1 using (column("distinct") + dx(s)):(g(s, 1)) with linespoints lw 2 dt 1 \
+	lt (s eq "a" ? 1 : s eq "b" ? 2 : 3) title "slot ".s.", reuse on", \
+     for [s in "a b c"] ""   using (column("distinct") + dx(s)):(g(s, 0)) with linespoints lw 1 dt 2 \
+	lt (s eq "a" ? 9 : s eq "b" ? 10 : 11) title "slot ".s.", reuse off"
