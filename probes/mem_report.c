@@ -126,7 +126,7 @@ static void lat_mem_derive(struct gp_profile *prof, const struct gp_table *t)
 		const size_t first_l2 = paths[p].l1_sfx ? 1 : 0;
 		size_t hbm = 0;
 		char method[160];
-		if (!n || !cp.nlevels)
+		if (!n || cp.nlevels < 2) /* one plateau: no level stands apart, nothing to name */
 			continue;
 		while (hbm < cp.nlevels && !(cp.level[hbm].footprint_last > 4 * prof->l2_bytes))
 			hbm++;

@@ -1,0 +1,104 @@
+/* test_analysis.c — what derive() publishes from a table, without a GPU: no level where the data
+ * show none (a 4-point latency curve; a flat TLB curve says "none detected"), and the H100's real
+ * TLB step is published with its evidence. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gp.h"
+#include "analysis.h"
+
+static struct gp_table *table(const char *csv)
+{
+	char err[128];
+	struct gp_table *t = gp_table_parse(csv, strlen(csv), err, sizeof err);
+
+	if (!t)
+		fail_msg("parse: %s", err);
+	return t;
+}
+
+static const char *key(const struct gp_profile *p, const char *k)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->e[i].key, k))
+			return p->e[i].value;
+	return NULL;
+}
+
+static void derive(const char *exp, const char *csv, struct gp_profile *p)
+{
+	struct gp_table *t = table(csv);
+	const struct gp_analysis *a = gp_analysis_find(exp);
+
+	assert_non_null(a);
+	assert_non_null(a->derive);
+	a->derive(p, t);
+	gp_table_free(t);
+}
+
+/* The quick suite's four footprints (16 KiB, 4 MiB, 32 MiB, 1 GiB): no plateau of three points,
+ * so no cache level may be named (it used to publish the HBM latency as L1's). */
+static void test_short_curve_names_no_level(void **state)
+{
+	struct gp_profile p = { .l2_bytes = 50331648 };
+
+	derive("lat_mem",
+	       "pattern,path,footprint_bytes,cycles_per_load,status\n"
+	       "random,default,16384,32.1,ok\nrandom,default,4194304,276,ok\n"
+	       "random,default,33554432,280,ok\nrandom,default,1073741824,516,ok\n",
+	       &p);
+	assert_null(key(&p, "l1_latency_cycles"));
+	assert_null(key(&p, "hbm_latency_cycles"));
+	gp_profile_free(&p);
+}
+
+static void tlb_csv(char *buf, size_t len, const double *lat, size_t n)
+{
+	size_t used = (size_t)snprintf(buf, len, "path,stride_bytes,footprint_bytes,cycles_per_load,status\n");
+
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(buf + used, len - used, "cg,2097152,%zu,%g,ok\n", /* 8, 12, 16, 24 … MiB */
+					 ((size_t)(i % 2 ? 12 : 8) << 20) << i / 2, lat[i]);
+}
+
+static void test_tlb_evidence(void **state)
+{
+	static const double step[] = { 279.1, 279.1, 278.1, 278.1, 281.6, 283.1, 283.0, 281.8, 282.6, 285.2, 282.5,
+				       288.0, 289.1, 290.9, 291.1, 292.1, 292.6, 293.2, 293.1, 293.4, 293.4 };
+	static const double flat[] = { 276.1, 279.3, 274.8, 281.0, 277.7, 275.2, 280.4, 278.9, 276.6, 282.0, 277.1,
+				       275.9, 280.8, 279.0, 276.3, 281.5, 277.8, 275.4, 280.1, 278.2, 276.9 };
+	struct gp_profile p = { 0 };
+	char csv[4096];
+
+	tlb_csv(csv, sizeof csv, step, GP_ARRAY_SIZE(step));
+	derive("lat_mem_tlb", csv, &p);
+	assert_non_null(key(&p, "tlb1_reach_bytes"));
+	assert_string_not_equal(key(&p, "tlb1_reach_bytes"), "none detected");
+	assert_non_null(key(&p, "tlb1_step_t"));
+	assert_true(atof(key(&p, "tlb1_miss_cycles")) > 8);
+	gp_profile_free(&p);
+
+	tlb_csv(csv, sizeof csv, flat, GP_ARRAY_SIZE(flat));
+	derive("lat_mem_tlb", csv, &p);
+	assert_non_null(key(&p, "tlb1_reach_bytes"));
+	assert_string_equal(key(&p, "tlb1_reach_bytes"), "none detected");
+	assert_null(key(&p, "tlb1_miss_cycles"));
+	gp_profile_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_curve_names_no_level),
+		cmocka_unit_test(test_tlb_evidence),
+	};
+
+	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
+}
