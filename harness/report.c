@@ -5,7 +5,7 @@
 #include "gp.h"
 #include "analysis.h"
 #include "experiment.h"
-#include "run.h"
+#include "report.h"
 #include "models.h"
 #include "planner.h"
 

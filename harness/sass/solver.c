@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "isolate.h"
 
 /* ---------------------------------------------------------------- text */
 
