@@ -151,17 +151,35 @@ $(BUILD)/host/tests/%: $(BUILD)/obj/tests/%.o $(LIBGP_HOST)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) -lcmocka $(LDLIBS)
 
+# The SASS codec tests' cubins (tests/sass_test.h): tests/sass/*.cu for every sm those tests
+# cover, each with its ptxas -v log, compiled once for every pass over the tests (test,
+# test-host, asan, valgrind) instead of by each program; without nvcc those tests skip.
+SASS_FIXTURE_DIR := $(BUILD)/tests/sass
+SASS_FIXTURES := $(if $(wildcard $(NVCC)),$(foreach s,$(SM_ALL),$(SASS_FIXTURE_DIR)/chains_sm$(s).cubin \
+	$(SASS_FIXTURE_DIR)/reloc_sm$(s).cubin))
+$(SASS_FIXTURE_DIR)/chains_sm%.cubin: tests/sass/chains.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [sm_$*, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -Xptxas -v -arch=sm_$* -o $@ $< 2> $@.log || { cat $@.log; exit 1; }
+$(SASS_FIXTURE_DIR)/reloc_sm%.cubin: tests/sass/reloc.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [sm_$*, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -rdc=true -Xptxas -v -arch=sm_$* -o $@ $< 2> $@.log || { cat $@.log; exit 1; }
+
+# What every pass over the tests hands them.
+TEST_ENV = NVCC=$(NVCC) JOBS=$(TEST_JOBS) $(if $(SASS_FIXTURES),GP_SASS_FIXTURES=$(SASS_FIXTURE_DIR))
+
 # The layering: include before the test targets, which run its checks.
 include mk/layers.mk
 
-test: all check-layers
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) JOBS=$(TEST_JOBS) tests/run.sh $(TEST_BIN) $(LINK_TEST)
+test: all check-layers $(SASS_FIXTURES)
+	$(Q)BUILD=$(BUILD) $(TEST_ENV) tests/run.sh $(TEST_BIN) $(LINK_TEST)
 
 # The host binary finds configs/ and plots/ through GPUPROBE_HOME (it lives in $(BUILD)/host), and
 # the tests see BUILD=$(BUILD)/host, which holds no kernels: a test that reads a built cubin or
 # fatbin skips, rather than reading one a full build left behind for other sources.
-test-host: $(HOST_BIN) $(HOST_TEST_BIN) check-layers
-	$(Q)GPUPROBE=$(HOST_BIN) GPUPROBE_HOME=$(CURDIR) BUILD=$(BUILD)/host NVCC=$(NVCC) JOBS=$(TEST_JOBS) \
+test-host: $(HOST_BIN) $(HOST_TEST_BIN) check-layers $(SASS_FIXTURES)
+	$(Q)GPUPROBE=$(HOST_BIN) GPUPROBE_HOME=$(CURDIR) BUILD=$(BUILD)/host $(TEST_ENV) \
 		tests/run.sh $(HOST_TEST_BIN) $(LINK_TEST)
 
 run: $(BIN)
