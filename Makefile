@@ -101,10 +101,11 @@ $(LIBGP) $(LIBGP_HOST):
 
 # Version and git revision as a generated header, rewritten only when they change, so objects
 # that print them are rebuilt exactly then (a reused build tree never reports a stale revision).
+# The temporary name is per process: CI runs several makes on one tree at once.
 $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define GP_VERSION "%s"\n#define GP_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' > $@.new
-	@cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+	@printf '#define GP_VERSION "%s"\n#define GP_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' > $@.$$$$; \
+	cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
 
 $(BUILD)/obj/harness/main.o $(BUILD)/obj/harness/run.o $(BUILD)/obj/tests/test_cli.o: $(BUILD)/gen/version.h
 
@@ -166,19 +167,40 @@ $(SASS_FIXTURE_DIR)/reloc_sm%.cubin: tests/sass/reloc.cu
 	@echo "  NVCC    $< [sm_$*, test fixture]"
 	$(Q)$(NVCC) -cubin -O3 -rdc=true -Xptxas -v -arch=sm_$* -o $@ $< 2> $@.log || { cat $@.log; exit 1; }
 
+# The SGEMM kernels as test_planner reads them: every bench/sgemm_*.cu in one translation unit,
+# one sm_90 cubin, compiled once here for every pass over the tests (the test compiles the same
+# itself when run alone).
+PLANNER_FIXTURE_DIR := $(BUILD)/tests/planner
+PLANNER_FIXTURE := $(if $(wildcard $(NVCC)),$(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin)
+$(PLANNER_FIXTURE_DIR)/sgemm_all.cu: $(wildcard bench/sgemm_*.cu)
+	@mkdir -p $(@D)
+	$(Q)for f in $^; do printf '#include "%s"\n' "$$f"; done > $@
+$(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin: $(PLANNER_FIXTURE_DIR)/sgemm_all.cu
+	@echo "  NVCC    bench/sgemm_*.cu [sm_90, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -std=c++17 -I. -Iprobes -Ibench -Iharness -arch=sm_90 -MD -MP -MF $@.d -o $@ $<
+
+TEST_FIXTURES := $(SASS_FIXTURES) $(PLANNER_FIXTURE)
+.PHONY: test-fixtures
+test-fixtures: $(TEST_FIXTURES)
+
 # What every pass over the tests hands them.
-TEST_ENV = NVCC=$(NVCC) JOBS=$(TEST_JOBS) $(if $(SASS_FIXTURES),GP_SASS_FIXTURES=$(SASS_FIXTURE_DIR))
+TEST_ENV = NVCC=$(NVCC) JOBS=$(TEST_JOBS) $(if $(SASS_FIXTURES),GP_SASS_FIXTURES=$(SASS_FIXTURE_DIR)) \
+	$(if $(PLANNER_FIXTURE),GP_TEST_SGEMM_CUBIN=$(PLANNER_FIXTURE))
 
 # The layering: include before the test targets, which run its checks.
 include mk/layers.mk
 
-test: all check-layers $(SASS_FIXTURES)
+test: all check-layers $(TEST_FIXTURES)
 	$(Q)BUILD=$(BUILD) $(TEST_ENV) tests/run.sh $(TEST_BIN) $(LINK_TEST)
 
 # The host binary finds configs/ and plots/ through GPUPROBE_HOME (it lives in $(BUILD)/host), and
 # the tests see BUILD=$(BUILD)/host, which holds no kernels: a test that reads a built cubin or
 # fatbin skips, rather than reading one a full build left behind for other sources.
-test-host: $(HOST_BIN) $(HOST_TEST_BIN) check-layers $(SASS_FIXTURES)
+# Everything test-host runs, built (also what the ASan tree builds).
+.PHONY: host-programs
+host-programs: $(HOST_BIN) $(HOST_TEST_BIN) $(LINK_TEST)
+
+test-host: host-programs check-layers $(TEST_FIXTURES)
 	$(Q)GPUPROBE=$(HOST_BIN) GPUPROBE_HOME=$(CURDIR) BUILD=$(BUILD)/host $(TEST_ENV) \
 		tests/run.sh $(HOST_TEST_BIN) $(LINK_TEST)
 
@@ -217,4 +239,4 @@ clean:
 # for headers, so a deleted header does not stop the build); not other .d files an older
 # Makefile left in a reused build tree.
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null) \
-	$(shell find $(BUILD)/kernels -name '*.cubin.d' -o -name '*.ptx.d' 2>/dev/null)
+	$(shell find $(BUILD)/kernels $(PLANNER_FIXTURE_DIR) -name '*.cubin.d' -o -name '*.ptx.d' 2>/dev/null)

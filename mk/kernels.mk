@@ -43,8 +43,7 @@ TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 SM_STAMP := $(BUILD)/gen/sm.list
 $(SM_STAMP): FORCE
 	@mkdir -p $(@D)
-	@echo '$(SM) ptx $(PTX_SM)' > $@.new
-	@cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+	@echo '$(SM) ptx $(PTX_SM)' > $@.$$$$; cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
 
 # .cu -> one sm's cubin (preprocessor, cicc, ptxas); for PTX_SM, .cu -> PTX -> cubin.
 define CUBIN_RULE

@@ -85,8 +85,8 @@ static void copy_file(const char *from_dir, const char *to_dir, const char *name
 	free(text);
 }
 
-/* The report of the reported experiments' rows of a committed run, without gnuplot (the charts
- * are test_cli's): a section per experiment (one newer than the run says it did not run), the
+/* The report of the reported experiments' rows of a committed run, with gnuplot replaced by
+ * /bin/true (the charts are test_cli's): a section per experiment (one newer than the run says it did not run), the
  * models and the profile. */
 static void test_report_renders(void **state)
 {
@@ -100,7 +100,7 @@ static void test_report_renders(void **state)
 		if (!access(path, R_OK)) /* an experiment newer than the run: "Not run in this run" */
 			copy_file(COMMITTED_RUN, *state, strrchr(path, '/') + 1);
 	}
-	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	setenv("GNUPLOT", "/bin/true", 1); /* charts "succeed" without files */
 	if (!getenv("GPUPROBE_HOME"))
 		setenv("GPUPROBE_HOME", ".", 1);
 	assert_int_equal(gp_cmd_report(*state, 0), 0);

@@ -1,8 +1,9 @@
 /* test_sass.c — the cubin reader, the field codec and malformed input, on real nvcc cubins
- * (sass_test.h: tests/sass/*.cu for sm_75 … sm_90). The tests assert what the template source
- * implies: instruction counts of the asm volatile chains, their dependent registers, REGCOUNT
- * equal to what ptxas reports with -v, EXIT where nvcc says the exits are. Malformed images are
- * cut and corrupted copies of the real ones. The patcher and the CLI are test_sass_patch.c's. */
+ * (sass_test.h: the templates in tests/sass/ for sm_75 … sm_90). The tests assert what the
+ * template source implies: instruction counts of the asm volatile chains, their dependent
+ * registers, REGCOUNT equal to what ptxas reports with -v, EXIT where nvcc says the exits are.
+ * Malformed images are cut and corrupted copies of the real ones. The patcher and the CLI are
+ * test_sass_patch.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
