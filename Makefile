@@ -8,10 +8,12 @@
 #   make test            the full test command: every test program; GPU tests run where a GPU is
 #                        present, else report themselves skipped
 #   make test-host       the host tests (units, CLI, report, layering) against a host-only
-#                        binary: no kernel is compiled and nvcc is not needed; the binary's
-#                        measuring commands say it has no kernels
+#                        binary: no kernel or fatbin is built (the binary's measuring commands say
+#                        so); nvcc only compiles the tests' own small cubins, where it exists
 #   make check-layers    no import circles between the objects, and the device-free modules link
 #                        without the device layer (tests/link_host.c)
+#   make kernels         the kernels alone; make check-fatbin: fatbinary's output equals nvcc's
+#   make asan | valgrind | fuzz | sanitize   see mk/sanitize.mk and mk/fuzz.mk
 #   make plots report    charts / REPORT.md for RUN=<run dir> (default: newest run under results/)
 #   make sass            SASS of every kernel into $(BUILD)/sass (needs cuobjdump)
 #   make deps            download libcsv + cmocka .debs and unpack them into .deps/root (for the
