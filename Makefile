@@ -1,10 +1,19 @@
 # gpuprobe — plain Makefile, out-of-tree build in $(BUILD).
 #
-#   make                 everything, kernels for every supported sm (SM=...)
-#   make SM=90           kernels for one sm
+#   make                 bin/gpuprobe with its kernels for this machine's GPU (for every supported
+#                        sm where there is none), and the test programs
+#   make SM=all | SM=90  kernels for every supported sm / the sms named (mk/kernels.mk)
 #   make DEPS=.deps/root  use libcsv and cmocka unpacked outside the system paths (make deps)
 #   make run | quick     default / quick suite on GPU 0 into results/, then the report
-#   make test            host unit tests; GPU tests run where a GPU is present, else report skipped
+#   make test            the full test command: every test program; GPU tests run where a GPU is
+#                        present, else report themselves skipped
+#   make test-host       the host tests (units, CLI, report, layering) against a host-only
+#                        binary: no kernel or fatbin is built (the binary's measuring commands say
+#                        so); nvcc only compiles the tests' own small cubins, where it exists
+#   make check-layers    no import circles between the objects, and the device-free modules link
+#                        without the device layer (tests/link_host.c)
+#   make kernels         the kernels alone; make check-fatbin: fatbinary's output equals nvcc's
+#   make asan | valgrind | fuzz | sanitize   see mk/sanitize.mk and mk/fuzz.mk
 #   make plots report    charts / REPORT.md for RUN=<run dir> (default: newest run under results/)
 #   make sass            SASS of every kernel into $(BUILD)/sass (needs cuobjdump)
 #   make deps            download libcsv + cmocka .debs and unpack them into .deps/root (for the
@@ -15,10 +24,11 @@ BUILD ?= build
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= cc
-SM ?= 75 80 86 89 90
-PTX_SM ?= $(lastword $(sort $(SM)))
 DEPS ?=
 GNUPLOT ?= gnuplot
+# Test programs run at once by tests/run.sh: one per core, but one at a time on a machine with a
+# GPU, where more programs than the GPU tests use it and time it (GPU tests always run alone).
+TEST_JOBS ?= $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1 || nproc 2>/dev/null || echo 1)
 
 GIT_REV ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 VERSION := 0.1.0
@@ -42,64 +52,65 @@ ifneq ($(DEPS),)
   LDFLAGS += -L$(DEPS_LIB) -Wl,-rpath,$(abspath $(DEPS_LIB))
 endif
 
-NVCC_GENCODE := $(foreach s,$(SM),-gencode arch=compute_$(s),code=sm_$(s)) \
-	-gencode arch=compute_$(PTX_SM),code=compute_$(PTX_SM)
-NVCCFLAGS ?= -O3 -lineinfo -std=c++17
-NVCCFLAGS += -Iprobes -Ibench -Iharness
+.PHONY: all run quick paper test test-host plots report sass clean deps FORCE
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all:
+
+# Kernels: SM, the per-sm pipeline, the embedded images and template cubins, SGEMM_CUBIN.
+include mk/kernels.mk
 
 HOST_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/sass/*.c probes/*.c bench/*.c))
-CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
+HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
+# Host tests: every program but the GPU ones and those that read an embedded kernel image
+# (test_tsm2's test_instances_in_image and test_sgemm's test_images_hold_their_kernels look for
+# kernel names in the fatbins: once such a test skips on GP_NO_IMAGE, its program can leave
+# this list).
+TEST_NEEDS_KERNELS := tests/test_tsm2.c tests/test_sgemm.c
+TEST_HOST_SRC := $(filter-out tests/test_gpu% $(TEST_NEEDS_KERNELS),$(TEST_SRC))
 DEF_SRC := $(sort $(wildcard probes/*.def)) $(sort $(wildcard bench/*.def))
 
-TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
-CUBINS := $(foreach t,$(TEMPLATE_SRC),$(foreach s,$(SM),$(BUILD)/cubins/$(basename $(notdir $(t))).sm_$(s).cubin))
-
-HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/cubins.o $(BUILD)/obj/gen/cubins_data.o
-FATBIN := $(CU_SRC:%.cu=$(BUILD)/kernels/%.fatbin)
-IMAGE_OBJ := $(CU_SRC:%.cu=$(BUILD)/kernels/%.image.o)
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# The host code is one library, linked either with the kernels (libgp.a: the binary, the tests)
+# or with stand-ins that hold no image (libgp-host.a: make test-host, the sanitizer builds).
+KERNEL_OBJ := $(IMAGE_OBJ) $(BUILD)/obj/gen/cubins.o $(BUILD)/obj/gen/cubins_data.o
+NOKERNEL_OBJ := $(BUILD)/obj/gen/nokernels.o
 LIBGP := $(BUILD)/libgp.a
+LIBGP_HOST := $(BUILD)/libgp-host.a
 BIN := bin/gpuprobe
+HOST_BIN := $(BUILD)/host/bin/gpuprobe
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+HOST_TEST_BIN := $(TEST_HOST_SRC:tests/%.c=$(BUILD)/host/tests/%)
 
 RESULTS ?= results
 RUN ?= $(lastword $(sort $(wildcard $(RESULTS)/*/2*)))
 
-.PHONY: all run quick paper test plots report sass clean deps
-.DELETE_ON_ERROR:
-.SECONDARY:
+all: $(BIN) $(TEST_BIN) $(SGEMM_CUBINS)
 
-# The SGEMM warp-tiling kernels as a cubin for the newest sm: the report reads the load-to-use
-# distances our best FFMA kernel (sgemm_29_warptile) achieves from its SASS (seed 001 Table 5
-# beside the planner), no GPU needed.
-SGEMM_CUBIN := $(BUILD)/cubins/sgemm.sm_$(PTX_SM).cubin
-
-all: $(BIN) $(TEST_BIN) $(SGEMM_CUBIN)
-
-$(SGEMM_CUBIN): bench/sgemm_warp.cu
-	@mkdir -p $(@D)
-	@echo "  CUBIN   $< [sm_$(PTX_SM)]"
-	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -arch=sm_$(PTX_SM) -MD -MF $@.d -o $@ $<
-
-$(BIN): $(BUILD)/obj/harness/main.o $(LIBGP)
+$(BIN) $(HOST_BIN): $(BUILD)/obj/harness/main.o
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+$(BIN): $(LIBGP)
+$(HOST_BIN): $(LIBGP_HOST)
 
-$(LIBGP): $(HOST_OBJ) $(IMAGE_OBJ)
+$(LIBGP): $(HOST_OBJ) $(KERNEL_OBJ)
+$(LIBGP_HOST): $(HOST_OBJ) $(NOKERNEL_OBJ)
+$(LIBGP) $(LIBGP_HOST):
 	@echo "  AR      $@"
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $(filter %.o,$^)
 
 # Version and git revision as a generated header, rewritten only when they change, so objects
 # that print them are rebuilt exactly then (a reused build tree never reports a stale revision).
+# The temporary name is per process: CI runs several makes on one tree at once.
 $(BUILD)/gen/version.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define GP_VERSION "%s"\n#define GP_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' > $@.new
-	@cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+	@printf '#define GP_VERSION "%s"\n#define GP_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' > $@.$$$$; \
+	cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
 
-$(BUILD)/obj/harness/main.o $(BUILD)/obj/harness/run.o $(BUILD)/tests/test_cli: $(BUILD)/gen/version.h
+$(BUILD)/obj/harness/main.o $(BUILD)/obj/harness/run.o $(BUILD)/obj/tests/test_cli.o: $(BUILD)/gen/version.h
 
-.PHONY: FORCE
 FORCE:
 
 # The registry: every family's .def file, concatenated in name order.
@@ -114,51 +125,86 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-# One fatbin per .cu: SASS for every sm in SM plus PTX for the newest, loaded with cuModuleLoadData.
-$(BUILD)/kernels/%.fatbin: %.cu
+# Stand-ins for the kernel images: every gp_image_* symbol a .cu would give holds the GP_NO_IMAGE
+# marker (gp_kernel refuses it with a message), and the template table is empty.
+$(BUILD)/gen/nokernels.c: Makefile mk/kernels.mk
 	@mkdir -p $(@D)
-	@echo "  NVCC    $< [sm $(SM)]"
-	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE) -fatbin -MD -MF $@.d -o $@ $<
+	$(Q){ printf '/* Generated by the Makefile: a build without kernels (make test-host). */\n'; \
+	  printf '#include "device.h"\n#include "templates.h"\n'; \
+	  for s in $(subst /,_,$(CU_SRC:%.cu=%)); do printf 'const unsigned char gp_image_%s[] = GP_NO_IMAGE;\n' $$s; done; \
+	  printf 'const struct gp_template_cubin gp_template_cubins[] = { { 0 } };\nconst size_t gp_ntemplate_cubins = 0;\n'; \
+	} > $@
 
-# Embed each fatbin as a symbol gp_image_<dir>_<name> (e.g. gp_image_probes_arith).
-$(BUILD)/kernels/%.image.S: $(BUILD)/kernels/%.fatbin
-	@printf '\t.section .rodata\n\t.balign 64\n\t.globl gp_image_%s\ngp_image_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
-		'$(subst /,_,$*)' '$(subst /,_,$*)' '$<' > $@
-
-$(BUILD)/kernels/%.image.o: $(BUILD)/kernels/%.image.S
-	@echo "  EMBED   $*"
-	$(Q)$(CC) -c -o $@ $<
-
-# Patchable templates: one cubin per sm (the SASS patcher edits one sm's machine code), embedded
-# with a lookup table (harness/templates.h).
-define CUBIN_RULE
-$(BUILD)/cubins/%.sm_$(1).cubin: probes/patch/%.cu
-	@mkdir -p $$(@D)
-	@echo "  CUBIN   $$< [sm_$(1)]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -MD -MF $$@.d -o $$@ $$<
-endef
-$(foreach s,$(SM),$(eval $(call CUBIN_RULE,$(s))))
-
-$(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c &: $(CUBINS) scripts/embed-cubins.sh Makefile
-	@mkdir -p $(BUILD)/gen
-	$(Q)scripts/embed-cubins.sh $(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c $(CUBINS)
-
-$(BUILD)/obj/gen/cubins.o: $(BUILD)/gen/cubins.c
+$(BUILD)/obj/gen/nokernels.o: $(BUILD)/gen/nokernels.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/gen/cubins_data.o: $(BUILD)/gen/cubins.S
-	@mkdir -p $(@D)
-	@echo "  EMBED   template cubins"
-	$(Q)$(CC) -c -o $@ $<
-
-$(BUILD)/tests/%: tests/%.c $(LIBGP)
+# Test programs: compiled once, linked with the kernels ($(BUILD)/tests) or without them
+# ($(BUILD)/host/tests).
+$(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(LIBGP) -lcmocka $(LDLIBS)
+	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -Itests -c -o $@ $<
 
-test: all
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tests/run.sh $(TEST_BIN)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBGP)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) -lcmocka $(LDLIBS)
+
+$(BUILD)/host/tests/%: $(BUILD)/obj/tests/%.o $(LIBGP_HOST)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) -lcmocka $(LDLIBS)
+
+# The SASS codec tests' cubins (tests/sass_test.h): tests/sass/*.cu for every sm those tests
+# cover, each with its ptxas -v log, compiled once for every pass over the tests (test,
+# test-host, asan, valgrind) instead of by each program; without nvcc those tests skip.
+SASS_FIXTURE_DIR := $(BUILD)/tests/sass
+SASS_FIXTURES := $(if $(wildcard $(NVCC)),$(foreach s,$(SM_ALL),$(SASS_FIXTURE_DIR)/chains_sm$(s).cubin \
+	$(SASS_FIXTURE_DIR)/reloc_sm$(s).cubin))
+$(SASS_FIXTURE_DIR)/chains_sm%.cubin: tests/sass/chains.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [sm_$*, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -Xptxas -v -arch=sm_$* -o $@ $< 2> $@.log || { cat $@.log; exit 1; }
+$(SASS_FIXTURE_DIR)/reloc_sm%.cubin: tests/sass/reloc.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [sm_$*, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -rdc=true -Xptxas -v -arch=sm_$* -o $@ $< 2> $@.log || { cat $@.log; exit 1; }
+
+# The SGEMM kernels as test_planner reads them: every bench/sgemm_*.cu in one translation unit,
+# one sm_90 cubin, compiled once here for every pass over the tests (the test compiles the same
+# itself when run alone).
+PLANNER_FIXTURE_DIR := $(BUILD)/tests/planner
+PLANNER_FIXTURE := $(if $(wildcard $(NVCC)),$(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin)
+$(PLANNER_FIXTURE_DIR)/sgemm_all.cu: $(wildcard bench/sgemm_*.cu)
+	@mkdir -p $(@D)
+	$(Q)for f in $^; do printf '#include "%s"\n' "$$f"; done > $@
+$(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin: $(PLANNER_FIXTURE_DIR)/sgemm_all.cu
+	@echo "  NVCC    bench/sgemm_*.cu [sm_90, test fixture]"
+	$(Q)$(NVCC) -cubin -O3 -std=c++17 -I. -Iprobes -Ibench -Iharness -arch=sm_90 -MD -MP -MF $@.d -o $@ $<
+
+TEST_FIXTURES := $(SASS_FIXTURES) $(PLANNER_FIXTURE)
+.PHONY: test-fixtures
+test-fixtures: $(TEST_FIXTURES)
+
+# What every pass over the tests hands them.
+TEST_ENV = NVCC=$(NVCC) JOBS=$(TEST_JOBS) $(if $(SASS_FIXTURES),GP_SASS_FIXTURES=$(SASS_FIXTURE_DIR)) \
+	$(if $(PLANNER_FIXTURE),GP_TEST_SGEMM_CUBIN=$(PLANNER_FIXTURE))
+
+# The layering: include before the test targets, which run its checks.
+include mk/layers.mk
+
+test: all check-layers $(TEST_FIXTURES)
+	$(Q)BUILD=$(BUILD) $(TEST_ENV) tests/run.sh $(TEST_BIN) $(LINK_TEST)
+
+# The host binary finds configs/ and plots/ through GPUPROBE_HOME (it lives in $(BUILD)/host), and
+# the tests see BUILD=$(BUILD)/host, which holds no kernels: a test that reads a built cubin or
+# fatbin skips, rather than reading one a full build left behind for other sources.
+# Everything test-host runs, built (also what the ASan tree builds).
+.PHONY: host-programs
+host-programs: $(HOST_BIN) $(HOST_TEST_BIN) $(LINK_TEST)
+
+test-host: host-programs check-layers $(TEST_FIXTURES)
+	$(Q)GPUPROBE=$(HOST_BIN) GPUPROBE_HOME=$(CURDIR) BUILD=$(BUILD)/host $(TEST_ENV) \
+		tests/run.sh $(HOST_TEST_BIN) $(LINK_TEST)
 
 run: $(BIN)
 	$(Q)$(BIN) run --suite configs/default.csv --out $(RESULTS) --report
@@ -189,6 +235,10 @@ clean:
 	rm -rf $(BUILD) bin
 
 # Feature fragments (fuzzing, sanitizers, …) add their own targets here.
--include $(sort $(wildcard mk/*.mk))
+-include $(filter-out mk/kernels.mk mk/layers.mk,$(sort $(wildcard mk/*.mk)))
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Dependencies: gcc's for the host objects, nvcc's for the cubins and PTX (both with phony targets
+# for headers, so a deleted header does not stop the build); not other .d files an older
+# Makefile left in a reused build tree.
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null) \
+	$(shell find $(BUILD)/kernels $(PLANNER_FIXTURE_DIR) -name '*.cubin.d' -o -name '*.ptx.d' 2>/dev/null)

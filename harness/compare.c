@@ -5,7 +5,7 @@
  * beyond what repeating the measurement moved. The comparison is a tidy CSV on stdout. */
 #include "gp.h"
 #include "experiment.h"
-#include "run.h"
+#include "compare.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -105,20 +105,6 @@ void gp_device_close(struct gp_device *d)
 	d->ctx = NULL;
 }
 
-int gp_fp32_lanes_per_sm(int major, int minor)
-{
-	/* CUDA C Programming Guide, "Arithmetic Instructions" throughput table. */
-	if (major == 7 || (major == 8 && minor == 0))
-		return 64;
-	if (major >= 8)
-		return 128;
-	if (major == 6)
-		return minor == 0 ? 64 : 128;
-	if (major == 5)
-		return 128;
-	return 0;
-}
-
 #define KV(k, ...)                                                                                 \
 	do {                                                                                       \
 		if (n < max) {                                                                     \
@@ -167,6 +153,10 @@ int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfuncti
 {
 	CUmodule mod = NULL;
 
+	if (!memcmp(image, GP_NO_IMAGE, sizeof GP_NO_IMAGE)) {
+		gp_err("this gpuprobe was built without kernels (make test-host): build it with make");
+		return GP_EFAIL;
+	}
 	for (size_t i = 0; i < d->nmodules; i++)
 		if (d->modules[i].image == image)
 			mod = d->modules[i].mod;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "arch.h"
 #include "cu.h"
 #include "stats.h"
 
@@ -46,10 +47,9 @@ struct gp_kv {
 };
 size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t max);
 
-/* FP32 lanes per SM (the architectural FFMA/FMUL/FADD rate per clock) for this cc; 0 if unknown. */
-int gp_fp32_lanes_per_sm(int cc_major, int cc_minor);
-
-/* A kernel from an embedded image (module loaded once per device). */
+/* A kernel from an embedded image (module loaded once per device). A build without kernels (make
+ * test-host) embeds GP_NO_IMAGE instead of each image: gp_kernel then says so, GP_EFAIL. */
+#define GP_NO_IMAGE "gpuprobe: built without kernels"
 int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfunction *fn);
 
 /* Launch and wait; with ms != NULL, time it with events. 0 or GP_ECUDA. */

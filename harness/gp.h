@@ -46,4 +46,11 @@ char *gp_strdup(const char *s);
 /* Read a whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
 char *gp_read_file(const char *path, size_t *len);
 
+/* Monotonic seconds (CLOCK_MONOTONIC), for deadlines and elapsed times. */
+double gp_now(void);
+
+/* The installation's top directory (holds configs/ and plots/): $GPUPROBE_HOME, else the
+ * parent of the directory holding the executable. */
+const char *gp_home(void);
+
 #endif

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { MSG_ROWS = 1, MSG_ERROR = 2, MSG_DESC = 3 };
@@ -27,14 +26,6 @@ struct msg_hdr {
 	int32_t rc;
 	uint32_t ncells;
 };
-
-double gp_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int write_all(int fd, const void *buf, size_t n)
 {

@@ -46,6 +46,4 @@ struct gp_isolation {
  * "expected-fault: …" and does not count, except in-process, where the lost context ends it. */
 int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t);
 
-double gp_now(void);
-
 #endif

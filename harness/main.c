@@ -2,6 +2,8 @@
  * to stderr; the exit status says what went wrong (gp.h, README "Errors"). */
 #include "gp.h"
 #include "version.h"
+#include "compare.h"
+#include "report.h"
 #include "run.h"
 #include "models.h"
 #include "planner.h"

@@ -5,7 +5,7 @@
 #include "gp.h"
 #include "analysis.h"
 #include "experiment.h"
-#include "run.h"
+#include "report.h"
 #include "models.h"
 #include "planner.h"
 
@@ -139,6 +139,9 @@ int gp_cmd_report(const char *dir, int plots_only)
 		ref = NULL;
 	}
 
+	/* Before the temporary REPORT.md exists: an interrupt from then on must find the handler, or
+	 * the default action ends the process and leaves the temporary file behind. */
+	gp_catch_signals();
 	if (!plots_only) {
 		snprintf(path, sizeof path, "%s/REPORT.md", dir);
 		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -154,7 +157,6 @@ int gp_cmd_report(const char *dir, int plots_only)
 			fprintf(md, "| %s | %s |\n", meta_keys[i], meta_get(meta, meta_keys[i]));
 		fputc('\n', md);
 	}
-	gp_catch_signals();
 	for (size_t i = 0; i < gp_nexperiments; i++) {
 		const struct gp_experiment *e = gp_experiments[i];
 		const struct gp_analysis *an;

@@ -9,12 +9,12 @@
 #include "device.h"
 #include "experiment.h"
 #include "isolate.h"
+#include "report.h"
 #include "run.h"
 #include "stats.h"
 #include "suite.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <regex.h>
@@ -24,25 +24,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *gp_home(void)
-{
-	static char home[PATH_MAX];
-	char exe[PATH_MAX];
-	const char *env = getenv("GPUPROBE_HOME");
-	ssize_t n;
-
-	if (env && *env)
-		return env;
-	if (home[0])
-		return home;
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return ".";
-	exe[n] = '\0';
-	snprintf(home, sizeof home, "%s", dirname(dirname(exe)));
-	return home;
-}
 
 static int mkdir_p(const char *path)
 {

@@ -1,4 +1,4 @@
-/* run.h — commands: run, report, list, info. */
+/* run.h — commands that open the GPU: run, list, info (report.h and compare.h need none). */
 #ifndef GP_RUN_H
 #define GP_RUN_H
 
@@ -17,14 +17,8 @@ struct gp_run_opts {
 };
 
 int gp_cmd_run(const struct gp_run_opts *o);
-int gp_cmd_report(const char *dir, int plots_only);
 int gp_cmd_list(void);
 int gp_cmd_info(int device);
-int gp_cmd_compare(const char *dir_a, const char *dir_b);
-
-/* The installation's top directory (holds configs/ and plots/): $GPUPROBE_HOME, else the
- * parent of the directory holding the executable. */
-const char *gp_home(void);
 
 /* Create <root>/<slug>/<run-id>/ (never an existing one); the path is written to dir. */
 int gp_make_run_dir(const char *root, const char *slug, char *dir, size_t len);

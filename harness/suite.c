@@ -300,31 +300,3 @@ void gp_sweep_free(struct gp_sweep *sw)
 	for (size_t i = 0; i < GP_MAX_PARAMS; i++)
 		gp_values_free(&sw->vals[i]);
 }
-
-long gp_point_int(const struct gp_point *pt, const char *name)
-{
-	for (size_t i = 0; i < pt->nparams; i++)
-		if (!strcmp(pt->params[i].name, name))
-			return pt->num[i];
-	gp_err("internal: no parameter '%s'", name);
-	abort();
-}
-
-const char *gp_point_str(const struct gp_point *pt, const char *name)
-{
-	for (size_t i = 0; i < pt->nparams; i++)
-		if (!strcmp(pt->params[i].name, name))
-			return pt->str[i];
-	gp_err("internal: no parameter '%s'", name);
-	abort();
-}
-
-void gp_point_format(const struct gp_point *pt, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < pt->nparams && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "", pt->params[i].name,
-					 pt->str[i]);
-}

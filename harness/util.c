@@ -1,12 +1,17 @@
-/* util.c — diagnostics and number parsing shared by the whole harness. */
+/* util.c — what every layer may use, with no device and no command behind it: diagnostics,
+ * signals, number parsing, files, the monotonic clock and the installation's home. Nothing here
+ * calls another harness module, so util sits at the bottom of every dependency chain. */
 #include "gp.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 int gp_quiet;
 volatile sig_atomic_t gp_signal;
@@ -126,4 +131,31 @@ error:
 	free(buf);
 	fclose(f);
 	return NULL;
+}
+
+double gp_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const char *gp_home(void)
+{
+	static char home[PATH_MAX];
+	char exe[PATH_MAX];
+	const char *env = getenv("GPUPROBE_HOME");
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	if (home[0])
+		return home;
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return ".";
+	exe[n] = '\0';
+	snprintf(home, sizeof home, "%s", dirname(dirname(exe)));
+	return home;
 }

@@ -2,14 +2,15 @@
 #
 #   make fuzz [FUZZ_SECONDS=60]   build with clang -fsanitize=fuzzer,address,undefined into
 #                                 $(FUZZ_BUILD) and run every target that long on a scratch copy
-#                                 of its seed corpus; fails on any crash, leak, timeout or broken
-#                                 round trip (the reproducer is left in $(FUZZ_BUILD)/artifacts)
+#                                 of its seed corpus, the targets side by side under make -j;
+#                                 fails on any crash, leak, timeout or broken round trip (the
+#                                 reproducer is left in $(FUZZ_BUILD)/artifacts)
 #   make fuzz-build               only build the fuzz targets
 #   make fuzz-corpus              regenerate the nvcc seed cubins (needs nvcc; commit the result)
 #
-# The host library is rebuilt by a sub-make in its own tree (BUILD=$(FUZZ_BUILD), its own
-# bin path), so build/ and bin/gpuprobe are never touched; the embedded kernel images and
-# template cubins are data and are reused from the normal build instead of running nvcc again.
+# The host library is rebuilt by a sub-make in its own tree (BUILD=$(FUZZ_BUILD)), so build/ and
+# bin/gpuprobe are never touched; it is the host-only library (libgp-host.a: no kernel images,
+# which the readers never touch), so fuzzing needs no nvcc and no kernel build.
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
@@ -29,39 +30,39 @@ ifndef GP_SUBMAKE
 fuzz-build: $(FUZZ_BINS)
 
 # Always re-entered: the sub-make decides what is out of date in its own tree.
-fuzz-lib: $(IMAGE_OBJ) $(CUBINS)
-	$(Q)$(MAKE) --no-print-directory GP_SUBMAKE=1 BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin/gpuprobe \
-		IMAGE_OBJ="$(IMAGE_OBJ)" CUBINS="$(CUBINS)" CC=$(FUZZ_CC) \
+fuzz-lib:
+	$(Q)$(MAKE) --no-print-directory GP_SUBMAKE=1 BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -Wno-unknown-warning-option -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_CFLAGS)" \
-		$(FUZZ_BUILD)/libgp.a
+		$(FUZZ_BUILD)/libgp-host.a
 
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_walk.c fuzz/fuzz_walk.h fuzz-lib
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(CSTD) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer $(FUZZ_SAN) $(FUZZ_CFLAGS) \
 		$(CPPFLAGS) -I$(FUZZ_BUILD)/gen -Ifuzz $(LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/fuzz_walk.c \
-		$(FUZZ_BUILD)/libgp.a $(LDLIBS)
+		$(FUZZ_BUILD)/libgp-host.a $(LDLIBS)
 
 # Each target runs on a scratch copy of its corpus (new inputs land there, never in fuzz/corpus),
 # with the committed regressions as extra seeds so a fixed bug that comes back is found at once.
-# -error_exitcode/-timeout_exitcode make every kind of finding a failure of make.
-fuzz: $(FUZZ_BINS)
-	$(Q)fail=0; for t in $(FUZZ_TARGETS); do \
-		work=$(FUZZ_BUILD)/scratch/$$t; art=$(FUZZ_BUILD)/artifacts/$$t/; \
-		rm -rf $$work && mkdir -p $$work $$art && cp fuzz/corpus/$$t/* $$work/; \
-		[ -d fuzz/regressions/$$t ] && cp fuzz/regressions/$$t/* $$work/ 2>/dev/null; \
-		echo "  FUZZ    $$t for $(FUZZ_SECONDS) s ($$(ls $$work | wc -l) seeds)"; \
-		if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-		     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		     $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-max_len=65536 -print_final_stats=1 -error_exitcode=77 -timeout_exitcode=78 \
-			-artifact_prefix=$$art $$work >$(FUZZ_BUILD)/$$t.log 2>&1; then \
-			echo "make fuzz: fuzz_$$t found a problem; log $(FUZZ_BUILD)/$$t.log, reproducer in $$art:"; \
-			ls $$art; grep -m5 -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|fuzz_walk)' $(FUZZ_BUILD)/$$t.log; \
-			fail=1; \
-		else \
-			grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_BUILD)/$$t.log | tr '\n' ' '; echo; \
-		fi; \
-	done; exit $$fail
+# -error_exitcode/-timeout_exitcode make every kind of finding a failure of make. One make target
+# per fuzz target, so make -j runs them side by side (each is one process on one core).
+FUZZ_RUNS := $(FUZZ_TARGETS:%=fuzz-run-%)
+.PHONY: $(FUZZ_RUNS)
+fuzz: $(FUZZ_RUNS)
+$(FUZZ_RUNS): fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
+	$(Q)t=$*; work=$(FUZZ_BUILD)/scratch/$$t; art=$(FUZZ_BUILD)/artifacts/$$t/; \
+	rm -rf $$work && mkdir -p $$work $$art && cp fuzz/corpus/$$t/* $$work/; \
+	[ -d fuzz/regressions/$$t ] && cp fuzz/regressions/$$t/* $$work/ 2>/dev/null; \
+	echo "  FUZZ    $$t for $(FUZZ_SECONDS) s ($$(ls $$work | wc -l) seeds)"; \
+	if ! ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+	     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	     $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -error_exitcode=77 -timeout_exitcode=78 \
+		-artifact_prefix=$$art $$work >$(FUZZ_BUILD)/$$t.log 2>&1; then \
+		echo "make fuzz: fuzz_$$t found a problem; log $(FUZZ_BUILD)/$$t.log, reproducer in $$art:"; \
+		ls $$art; grep -m5 -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|fuzz_walk)' $(FUZZ_BUILD)/$$t.log; \
+		exit 1; \
+	fi; \
+	echo "  FUZZ    $$t: $$(grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_BUILD)/$$t.log | tr '\n' ' ')"
 
 # Seeds: real nvcc cubins of fuzz/seed.cu for the oldest and newest sm we build (plain and
 # relocatable), and cut copies of them that stop in the header, the middle and the last byte.

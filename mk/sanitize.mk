@@ -1,11 +1,13 @@
 # sanitize.mk — the host code under ASan/UBSan and valgrind, the kernels under compute-sanitizer.
 #
-#   make asan        host code and every test program built with -fsanitize=address,undefined
-#                    -fno-sanitize-recover=all in $(ASAN_BUILD) (its own gpuprobe binary too, which
-#                    the CLI tests run) and run through tests/run.sh; GPU tests skip without a GPU
-#   make valgrind    the normal test programs under valgrind memcheck (--error-exitcode=1,
+#   make asan        host code and every host test program built with -fsanitize=address,undefined
+#                    -fno-sanitize-recover=all in $(ASAN_BUILD) (its own host-only gpuprobe binary
+#                    too, which the CLI tests run) and run through tests/run.sh
+#   make valgrind    the normal host test programs under valgrind memcheck (--error-exitcode=1,
 #                    --leak-check=full); children are not traced, so the gpuprobe binary that
-#                    test_cli spawns and the nvcc that test_sass runs execute natively
+#                    test_cli spawns and the nvcc that test_planner runs execute natively
+#   Neither runs the GPU test programs (test_gpu*): without a GPU they only skip, and with one the
+#   driver under ASan or valgrind is not what they test. Both run JOBS programs at once.
 #   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) (default configs/sanitize.csv,
 #                    sized for racecheck) run by bin/gpuprobe under compute-sanitizer memcheck and
 #                    racecheck, with --no-isolate: compute-sanitizer
@@ -14,17 +16,22 @@
 #                    measure in its own process; fails on any reported error; logs and a
 #                    summary under $(SANITIZE_OUT). Without compute-sanitizer it fails saying so.
 #
-# The sanitizer trees are separate sub-makes (BUILD=…, their own BIN), so build/ and bin/ are
-# never touched; kernel images and template cubins are reused from the normal build (data only).
+# The ASan tree is a separate sub-make (BUILD=$(ASAN_BUILD)), so build/ and bin/ are never
+# touched. It links the host-only library (no kernel images, no nvcc): only the programs that
+# read an embedded image (TEST_NEEDS_KERNELS) take the normal build's kernel objects (data).
 
 ASAN_CC ?= $(CC)
 ASAN_BUILD ?= $(BUILD)/asan
 ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-ASAN_TEST_BIN := $(TEST_SRC:tests/%.c=$(ASAN_BUILD)/tests/%)
+ASAN_TEST_BIN := $(TEST_HOST_SRC:tests/%.c=$(ASAN_BUILD)/host/tests/%) \
+	$(TEST_NEEDS_KERNELS:tests/%.c=$(ASAN_BUILD)/tests/%) $(ASAN_BUILD)/host/tests/link_host
 
 VALGRIND ?= valgrind
+# VALGRIND_ORIGINS=no (CI) finds the same errors in half the time; only the report of an
+# uninitialised value then lacks where the value came from (rerun with yes to see it).
+VALGRIND_ORIGINS ?= yes
 VALGRIND_FLAGS ?= -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	--track-origins=yes --trace-children=no --child-silent-after-fork=yes
+	--track-origins=$(VALGRIND_ORIGINS) --trace-children=no --child-silent-after-fork=yes
 VALGRIND_DIR := $(BUILD)/valgrind
 
 SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer \
@@ -44,24 +51,30 @@ SANITIZE_LIMIT_S ?= 1800
 
 ifndef GP_SUBMAKE
 
-asan: $(IMAGE_OBJ) $(CUBINS)
-	$(Q)$(MAKE) --no-print-directory GP_SUBMAKE=1 BUILD=$(ASAN_BUILD) BIN=$(ASAN_BUILD)/bin/gpuprobe \
-		IMAGE_OBJ="$(IMAGE_OBJ)" CUBINS="$(CUBINS)" CC=$(ASAN_CC) \
-		CFLAGS="-O1 -g -fno-omit-frame-pointer $(ASAN_SAN)" LDFLAGS="$(LDFLAGS) $(ASAN_SAN)" all
-	$(Q)GPUPROBE=$(ASAN_BUILD)/bin/gpuprobe GPUPROBE_HOME=$(CURDIR) \
+.PHONY: asan-build
+asan-build: $(if $(TEST_NEEDS_KERNELS),$(KERNEL_OBJ))
+	$(Q)$(MAKE) --no-print-directory GP_SUBMAKE=1 BUILD=$(ASAN_BUILD) CC=$(ASAN_CC) KERNEL_OBJ="$(KERNEL_OBJ)" \
+		CFLAGS="-O1 -g -fno-omit-frame-pointer $(ASAN_SAN)" LDFLAGS="$(LDFLAGS) $(ASAN_SAN)" \
+		host-programs $(filter-out $(ASAN_BUILD)/host/%,$(ASAN_TEST_BIN))
+
+# The solver's test reads the normal build's regbank template where one was built.
+asan: asan-build $(TEST_FIXTURES)
+	$(Q)GPUPROBE=$(ASAN_BUILD)/host/bin/gpuprobe GPUPROBE_HOME=$(CURDIR) \
+		$(if $(wildcard $(BUILD)/cubins/regbank.sm_90.cubin),GP_TEMPLATE_DIR=$(BUILD)/cubins) \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		BUILD=$(ASAN_BUILD) NVCC=$(NVCC) tests/run.sh $(ASAN_TEST_BIN)
+		BUILD=$(ASAN_BUILD)/host $(TEST_ENV) tests/run.sh $(ASAN_TEST_BIN)
 
 # One wrapper per test program, so tests/run.sh keeps its per-program summary and counts a
 # valgrind error (exit 1 after every test passed) as a failure of that program.
-valgrind: all
+VALGRIND_TEST_BIN := $(filter-out $(BUILD)/tests/test_gpu%,$(TEST_BIN)) $(LINK_TEST)
+valgrind: all $(LINK_TEST) $(TEST_FIXTURES)
 	$(Q)command -v $(VALGRIND) >/dev/null || { echo "make valgrind: $(VALGRIND) not found (Debian package valgrind)" >&2; exit 2; }
-	$(Q)mkdir -p $(VALGRIND_DIR) && for t in $(TEST_BIN); do \
+	$(Q)mkdir -p $(VALGRIND_DIR) && for t in $(VALGRIND_TEST_BIN); do \
 		w=$(VALGRIND_DIR)/$$(basename $$t); \
 		printf '#!/bin/sh\nexec %s %s %s "$$@"\n' '$(VALGRIND)' '$(VALGRIND_FLAGS)' "$$t" > $$w && chmod +x $$w; \
 	done
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tests/run.sh $(addprefix $(VALGRIND_DIR)/,$(notdir $(TEST_BIN)))
+	$(Q)BUILD=$(BUILD) $(TEST_ENV) tests/run.sh $(addprefix $(VALGRIND_DIR)/,$(notdir $(VALGRIND_TEST_BIN)))
 
 # Per tool and experiment: one gpuprobe run of that experiment's rows of the suite. A finding is
 # compute-sanitizer's own exit code (--error-exitcode), or any non-zero ERROR SUMMARY / racecheck

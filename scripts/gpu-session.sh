@@ -4,8 +4,8 @@
 # times, extra suites given as arguments, the SASS of every kernel, then one archive of results,
 # SASS and logs under $OUT (default ./out).
 # Needs the dependencies unpacked by `make deps` (carried as .deps on a machine with no network).
-# Env: SM (default 90: the H100/H200; "75 80 86 89 90" for all), GPU_TEST_LIMIT seconds per test
-# program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump);
+# Env: SM (default: the GPU's own, which make detects; "all" for every supported sm),
+# GPU_TEST_LIMIT seconds per test program (default 240), SKIP_TESTS=1, SKIP_QUICK=1, SKIP_DEFAULT=1, SKIP_SASS=1 (no SASS dump);
 # SOLVE=1 runs the ISA encoding solver on the regbank template with nvdisasm and keeps the map
 # and the listing; SANITIZE=1 runs make sanitize (compute-sanitizer memcheck + racecheck over
 # SANITIZE_SUITE, default configs/sanitize.csv, sized for racecheck; SANITIZE_LIMIT_S seconds per
@@ -23,7 +23,7 @@
 set -u
 OUT=${OUT:-out}
 DEPS=${DEPS:-.deps/root}
-SM=${SM:-90}
+SM=${SM:-}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/session.log") 2>&1
 
@@ -43,7 +43,7 @@ timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); pyt
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
 echo "== GPU before: $(smi)"
 [ -f "$DEPS/usr/include/csv.h" ] || { echo "gpu-session: no $DEPS (run make deps here and carry .deps)"; exit 1; }
-timed make -j16 SM="$SM" DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+timed make -j16 ${SM:+SM="$SM"} DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 bin/gpuprobe info
 if [ -z "${SKIP_TESTS:-}" ]; then
 	for t in ${GPU_TESTS:-build/tests/test_gpu build/tests/test_gpu_* build/tests/test_reliability}; do
@@ -53,10 +53,10 @@ if [ -z "${SKIP_TESTS:-}" ]; then
 	done
 fi
 rm -rf results/_session && mkdir -p results/_session
-[ -n "${SKIP_QUICK:-}" ] || timed make quick SM="$SM" DEPS="$DEPS" RESULTS=results/_session
+[ -n "${SKIP_QUICK:-}" ] || timed make quick ${SM:+SM="$SM"} DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after quick: $(smi)"
 archive
-[ -n "${SKIP_DEFAULT:-}" ] || timed make run SM="$SM" DEPS="$DEPS" RESULTS=results/_session
+[ -n "${SKIP_DEFAULT:-}" ] || timed make run ${SM:+SM="$SM"} DEPS="$DEPS" RESULTS=results/_session
 echo "== GPU after default: $(smi)"
 archive
 for arg in "$@"; do
@@ -70,7 +70,7 @@ for arg in "$@"; do
 		${re:+--filter "$re"}
 	archive
 done
-[ -n "${SKIP_SASS:-}" ] || { make sass SM="$SM" DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"; }
+[ -n "${SKIP_SASS:-}" ] || { make sass ${SM:+SM="$SM"} DEPS="$DEPS" >/dev/null 2>&1 && cp -r build/sass results/_session/ || echo "make sass failed"; }
 archive_extra
 if [ -n "${NCU:-}" ]; then
 	mkdir -p results/_session/ncu
@@ -109,7 +109,7 @@ elif [ -n "${SOLVE:-}" ]; then
 	archive_extra
 fi
 if [ -n "${SANITIZE:-}" ]; then
-	timed timeout "${SANITIZE_TOTAL_S:-3600}" make sanitize SM="$SM" DEPS="$DEPS" \
+	timed timeout "${SANITIZE_TOTAL_S:-3600}" make sanitize ${SM:+SM="$SM"} DEPS="$DEPS" \
 		SANITIZE_OUT=results/_session/sanitize SANITIZE_LIMIT_S="${SANITIZE_LIMIT_S:-180}" \
 		${SANITIZE_SUITE:+SANITIZE_SUITE=$SANITIZE_SUITE}
 	rm -rf results/_session/sanitize/results

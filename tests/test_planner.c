@@ -1,5 +1,6 @@
 /* test_planner.c — the Table 5 planner on seed 001's textbook case and the SASS distances of
- * the real sgemm_29_warptile, compiled here for sm_90 with nvcc (env NVCC; skipped if absent).
+ * the real sgemm_29_warptile, compiled here for sm_90 with nvcc (env NVCC; skipped if absent), or
+ * read from $GP_TEST_SGEMM_CUBIN, the same compile the Makefile does once for every test pass.
  *
  * Textbook: 12 x 12, bk 4, a slot every 6 FFMAs, Kepler's 7 instructions per 4 clocks, LDS 28 and
  * LDG 120 cycles: 96 slots, minimum distances 49 and 210 (seed 001 E111), and the placement's
@@ -27,6 +28,7 @@
 
 static char cubin[256];
 static char why[512];
+static int own_cubin; /* compiled here, into a directory teardown removes */
 
 static struct gp_plan_in textbook(void)
 {
@@ -140,9 +142,14 @@ static void test_plan_from_committed_run(void **state)
 static int setup(void **state)
 {
 	const char *nvcc = getenv("NVCC") ? getenv("NVCC") : "/usr/local/cuda/bin/nvcc";
+	const char *built = getenv("GP_TEST_SGEMM_CUBIN");
 	char dir[] = "/tmp/gp_planner_XXXXXX", cmd[2048];
 
 	(void)state;
+	if (built && *built && !access(built, R_OK)) {
+		snprintf(cubin, sizeof cubin, "%s", built);
+		return 0;
+	}
 	if (access(nvcc, X_OK) < 0) {
 		snprintf(why, sizeof why, "nvcc not found at %s (set NVCC)", nvcc);
 		return 0;
@@ -150,6 +157,7 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(cubin, sizeof cubin, "%s/sgemm.cubin", dir);
+	own_cubin = 1;
 	/* The SGEMM kernels are split over bench/sgemm_*.cu (a module each): one cubin of them all. */
 	snprintf(cmd, sizeof cmd,
 		 "for f in bench/sgemm_*.cu; do printf '#include \"%%s\"\\n' \"$f\"; done > '%s/all.cu' && "
@@ -167,7 +175,7 @@ static int teardown(void **state)
 	char cmd[512];
 
 	(void)state;
-	if (cubin[0]) {
+	if (own_cubin) {
 		snprintf(cmd, sizeof cmd, "rm -rf \"$(dirname '%s')\"", cubin);
 		if (system(cmd) != 0)
 			return -1;

@@ -6,7 +6,8 @@
  * codec's field table has them, keep opcode bits inside bits 0-11, and report modifier and
  * rejected bits; the cross-check must pass on the solved map and fail on a doctored one.
  * h100_flips_sm90.txt is the real listing nvdisasm printed on the H100 machine for the regbank
- * template's 24 x 129 words, h100_sm90_field_map.csv the map solved from it there. */
+ * template's 24 x 129 words, h100_sm90_field_map.csv the map solved from it there; that test
+ * reads the build's regbank cubin from $GP_TEMPLATE_DIR, else $BUILD/cubins, and skips without. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,13 +200,17 @@ static void test_h100_listing(void **state)
 {
 	char cubin[512], listing[512], want[512], out[512], emit[512], err[256];
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	const char *templates = getenv("GP_TEMPLATE_DIR"); /* the build's cubins, where not $BUILD's */
 	char *a, *b;
 	size_t la, lb, n = 0, checked = 0;
 	static struct gp_field_row all[1024];
 	static char lines_all[24 * GP_SOLVE_VARIANTS][GP_SOLVE_TEXT];
 
 	(void)state;
-	snprintf(cubin, sizeof cubin, "%s/cubins/regbank.sm_90.cubin", build);
+	if (templates && *templates)
+		snprintf(cubin, sizeof cubin, "%s/regbank.sm_90.cubin", templates);
+	else
+		snprintf(cubin, sizeof cubin, "%s/cubins/regbank.sm_90.cubin", build);
 	if (access(cubin, R_OK)) {
 		fprintf(stderr, "test_solver: skipped: %s not built (SM without 90)\n", cubin);
 		skip();

@@ -3,8 +3,7 @@
  * What matters to a user: a row is never published with a hole; any string survives a write and
  * a read back unchanged (commas, quotes, newlines, edge spaces, empty fields); numbers are
  * written bare so gnuplot reads them as numbers; a malformed file is refused with the line
- * named instead of being read as something else; and a save either replaces the whole file or
- * leaves the old one alone, with no temporary file left behind. */
+ * named instead of being read as something else. Saving is test_table_save.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,42 +21,9 @@
 
 #include "gp.h"
 #include "table.h"
+#include "table_test.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static char *make_tmpdir(void)
-{
-	char tmpl[] = "/tmp/gp_test_table.XXXXXX";
-	char *d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return gp_strdup(d);
-}
-
-static void remove_tree(char *dir)
-{
-	chmod(dir, 0700);
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	free(dir);
-}
-
-/* The table as CSV text (caller frees). */
-static char *to_text(const struct gp_table *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(gp_table_write(t, f), 0);
-	fclose(f);
-	return buf;
-}
 
 static struct gp_table *parse_ok(const char *text)
 {
@@ -83,61 +48,6 @@ static void parse_fails(const char *text, size_t len, const char *want)
 	if (!strstr(err, want))
 		print_error("error '%s' does not contain '%s'\n", err, want);
 	assert_non_null(strstr(err, want));
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *read_file(const char *path)
-{
-	char *s = gp_read_file(path, NULL);
-
-	assert_non_null(s);
-	return s;
-}
-
-/* Names in dir, sorted and joined by '/', e.g. "a.csv/b.csv" (caller frees). */
-static char *listing(const char *dir)
-{
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	char *out = calloc(1, 4096);
-
-	assert_true(n >= 0);
-	assert_non_null(out);
-	for (int i = 0; i < n; i++) {
-		if (strcmp(ents[i]->d_name, ".") && strcmp(ents[i]->d_name, "..")) {
-			if (*out)
-				strcat(out, "/");
-			strncat(out, ents[i]->d_name, 4096 - strlen(out) - 2);
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return out;
-}
-
-static struct gp_table *kv_table(size_t rows, const char *value)
-{
-	static const char *const cols[] = { "key", "value" };
-	struct gp_table *t = gp_table_new(cols, 2);
-	char err[128], key[32];
-
-	assert_non_null(t);
-	for (size_t r = 0; r < rows; r++) {
-		snprintf(key, sizeof key, "k%zu", r);
-		assert_int_equal(gp_row_begin(t), 0);
-		assert_int_equal(gp_row_str(t, "key", key), 0);
-		assert_int_equal(gp_row_str(t, "value", value), 0);
-		assert_int_equal(gp_row_end(t, err, sizeof err), 0);
-	}
-	return t;
 }
 
 /* ---------------------------------------------------------------- building rows */
@@ -529,161 +439,6 @@ static void test_get_double(void **state)
 	gp_table_free(t);
 }
 
-/* ---------------------------------------------------------------- atomic save */
-
-static void test_save_writes_exactly_and_leaves_no_tmp(void **state)
-{
-	char *dir = make_tmpdir(), path[512], *text, *want, *names;
-	struct gp_table *t = kv_table(5, "a, \"b\"\nc");
-
-	snprintf(path, sizeof path, "%s/out.csv", dir);
-	assert_int_equal(gp_table_save(t, path), 0);
-	text = read_file(path);
-	want = to_text(t);
-	assert_string_equal(text, want);
-	names = listing(dir);
-	assert_string_equal(names, "out.csv");
-	free(names);
-	free(text);
-	free(want);
-	gp_table_free(t);
-	remove_tree(dir);
-}
-
-static void test_save_replaces_whole_file(void **state)
-{
-	char *dir = make_tmpdir(), path[512], *text, *want, *names, old[64] = "";
-	struct gp_table *big = kv_table(1000, "a long value that makes the file large");
-	struct gp_table *small = kv_table(1, "s");
-	int fd;
-
-	snprintf(path, sizeof path, "%s/r.csv", dir);
-	assert_int_equal(gp_table_save(big, path), 0);
-	fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(gp_table_save(small, path), 0);
-	/* The new file holds the small table and nothing of the large one after it. */
-	text = read_file(path);
-	want = to_text(small);
-	assert_string_equal(text, want);
-	/* Replaced by rename, not rewritten in place: a reader holding the old file still sees
-	 * the old, complete content. */
-	assert_int_equal(read(fd, old, sizeof old - 1), sizeof old - 1);
-	assert_int_equal(strncmp(old, "key,value\nk0,a long value", 25), 0);
-	close(fd);
-	names = listing(dir);
-	assert_string_equal(names, "r.csv");
-	free(names);
-	free(text);
-	free(want);
-	gp_table_free(big);
-	gp_table_free(small);
-	remove_tree(dir);
-}
-
-/* Save must fail (-1, errno set), keep the existing file byte for byte and leave nothing new
- * (no tmp file) in its directory. */
-static void check_save_fails_keeps(const char *dir, const char *path)
-{
-	struct gp_table *t = kv_table(2, "new");
-	char *before = read_file(path), *names_before = listing(dir), *after, *names;
-
-	errno = 0;
-	assert_int_equal(gp_table_save(t, path), -1);
-	assert_int_not_equal(errno, 0);
-	after = read_file(path);
-	assert_string_equal(after, before);
-	names = listing(dir);
-	assert_string_equal(names, names_before);
-	free(before);
-	free(names_before);
-	free(after);
-	free(names);
-	gp_table_free(t);
-}
-
-static void test_save_unwritable_dir(void **state)
-{
-	char *dir = make_tmpdir(), sub[512], path[600];
-
-	snprintf(sub, sizeof sub, "%s/ro", dir);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	snprintf(path, sizeof path, "%s/keep.csv", sub);
-	write_file(path, "key,value\nold,1\n");
-	if (geteuid() != 0) {
-		assert_int_equal(chmod(sub, 0555), 0);
-		check_save_fails_keeps(sub, path);
-		chmod(sub, 0700);
-	} else {
-		/* Permissions do not stop root: make the temporary name uncreatable instead (a
-		 * directory sits where the file would go), the same failure seen from save. */
-		char block[700];
-		print_message("running as root: directory permissions cannot be tested, "
-			      "blocking the temporary name instead\n");
-		snprintf(block, sizeof block, "%s.tmp.%ld", path, (long)getpid());
-		assert_int_equal(mkdir(block, 0700), 0);
-		check_save_fails_keeps(sub, path);
-		rmdir(block);
-	}
-	remove_tree(dir);
-}
-
-static void test_save_missing_dir(void **state)
-{
-	char *dir = make_tmpdir(), path[512], *names;
-	struct gp_table *t = kv_table(1, "v");
-
-	snprintf(path, sizeof path, "%s/no/such/dir/x.csv", dir);
-	errno = 0;
-	assert_int_equal(gp_table_save(t, path), -1);
-	assert_int_equal(errno, ENOENT);
-	names = listing(dir);
-	assert_string_equal(names, "");
-	free(names);
-	gp_table_free(t);
-	remove_tree(dir);
-}
-
-static void test_save_rename_fails_cleans_tmp(void **state)
-{
-	char *dir = make_tmpdir(), path[512], inner[600], *names;
-	struct gp_table *t = kv_table(1, "v");
-
-	/* The target is a non-empty directory: the rename fails after the tmp file was written. */
-	snprintf(path, sizeof path, "%s/target.csv", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(inner, sizeof inner, "%s/inside", path);
-	write_file(inner, "x");
-	errno = 0;
-	assert_int_equal(gp_table_save(t, path), -1);
-	assert_int_not_equal(errno, 0);
-	names = listing(dir);
-	assert_string_equal(names, "target.csv");
-	free(names);
-	names = listing(path);
-	assert_string_equal(names, "inside");
-	free(names);
-	gp_table_free(t);
-	remove_tree(dir);
-}
-
-static void test_save_then_load(void **state)
-{
-	char *dir = make_tmpdir(), path[512], err[256];
-	struct gp_table *t = kv_table(3, "x,\"y\"\nz "), *back;
-
-	snprintf(path, sizeof path, "%s/t.csv", dir);
-	assert_int_equal(gp_table_save(t, path), 0);
-	back = gp_table_load(path, err, sizeof err);
-	assert_non_null(back);
-	assert_int_equal(back->nrows, 3);
-	assert_string_equal(gp_table_get(back, 2, "key"), "k2");
-	assert_string_equal(gp_table_get(back, 2, "value"), "x,\"y\"\nz ");
-	gp_table_free(back);
-	gp_table_free(t);
-	remove_tree(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -709,13 +464,8 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects_nul_byte),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_get_double),
-		cmocka_unit_test(test_save_writes_exactly_and_leaves_no_tmp),
-		cmocka_unit_test(test_save_replaces_whole_file),
-		cmocka_unit_test(test_save_unwritable_dir),
-		cmocka_unit_test(test_save_missing_dir),
-		cmocka_unit_test(test_save_rename_fails_cleans_tmp),
-		cmocka_unit_test(test_save_then_load),
 	};
 
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);
 }
+

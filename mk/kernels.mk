@@ -1,0 +1,132 @@
+# kernels.mk — every kernel, compiled once per sm and combined (included by the Makefile first).
+#
+# Which sms: SM, by default the compute capabilities of this machine's GPUs (scripts/detect-sm.sh:
+# nvidia-smi or nvcc's __nvcc_device_query, no GPU library needed), else every supported one
+# (SM_ALL); SM=all always builds every one (CI does). PTX_SM, the newest, also gets PTX for GPUs
+# newer than any sm built.
+#
+# How: each .cu is compiled once per sm into a cubin (nvcc -cubin), and once into PTX for PTX_SM
+# (the cubin of PTX_SM is assembled from that PTX, not compiled again); fatbinary combines them
+# into the fatbin the binary embeds, the same bytes nvcc -fatbin writes (make check-fatbin proves
+# it). Each (source, sm) is its own make job, so -j spreads a large .cu over the cores, and the
+# per-sm cubins serve wherever one sm's machine code is wanted (the SGEMM ladder the planner
+# reads, the SASS templates): nothing is compiled twice for one sm.
+#
+# Every sm is compiled from its own PTX: cicc's output depends on the target even for the same
+# source (bench/sgemm.cu's PTX for compute_80 and compute_86 differ in instruction order and
+# registers), so sharing one PTX over several sms would change the kernels measured.
+
+SM_ALL := 75 80 86 89 90
+ifeq ($(origin SM),undefined)
+  SM := $(shell scripts/detect-sm.sh '$(NVCC)' $(SM_ALL))
+endif
+ifeq ($(strip $(SM)),all)
+  override SM := $(SM_ALL)
+endif
+# Sub-makes (fuzz, asan) inherit the choice instead of detecting again.
+export SM
+PTX_SM ?= $(lastword $(shell printf '%s\n' $(SM) | sort -n))
+
+NVCCFLAGS ?= -O3 -lineinfo -std=c++17
+NVCCFLAGS += -Iprobes -Ibench -Iharness --threads 0
+# What nvcc -fatbin itself tells fatbinary for these NVCCFLAGS (nvcc -dryrun shows it): recorded
+# in the fatbin for the driver's JIT of the PTX. make check-fatbin fails if they drift apart.
+FATBIN_FLAGS ?= -64 --cmdline=" --generate-line-info " \
+	--cicc-cmdline="-generate-line-info -ftz=0 -prec_div=1 -prec_sqrt=1 -fmad=1 "
+FATBINARY ?= $(dir $(NVCC))fatbinary
+
+CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
+TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
+
+# The sm list the kernels were built for, rewritten only when it changes: a fatbin or the
+# template table built for other sms is rebuilt, never reused.
+SM_STAMP := $(BUILD)/gen/sm.list
+$(SM_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(SM) ptx $(PTX_SM)' > $@.$$$$; cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
+
+# .cu -> one sm's cubin (preprocessor, cicc, ptxas); for PTX_SM, .cu -> PTX -> cubin.
+define CUBIN_RULE
+$(BUILD)/kernels/%.sm_$(1).cubin: %.cu
+	@mkdir -p $$(@D)
+	@echo "  NVCC    $$< [sm_$(1)]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -MD -MP -MF $$@.d -o $$@ $$<
+endef
+$(foreach s,$(filter-out $(PTX_SM),$(SM)),$(eval $(call CUBIN_RULE,$(s))))
+
+$(BUILD)/kernels/%.compute_$(PTX_SM).ptx: %.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [compute_$(PTX_SM)]"
+	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -arch=compute_$(PTX_SM) -MD -MP -MF $@.d -o $@ $<
+
+$(BUILD)/kernels/%.sm_$(PTX_SM).cubin: $(BUILD)/kernels/%.compute_$(PTX_SM).ptx
+	@echo "  PTXAS   $* [sm_$(PTX_SM)]"
+	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -arch=sm_$(PTX_SM) -o $@ $<
+
+# One fatbin per .cu: the cubin of every sm in SM plus PTX for PTX_SM, in nvcc's own order.
+$(BUILD)/kernels/%.fatbin: $(foreach s,$(SM),$(BUILD)/kernels/%.sm_$(s).cubin) \
+		$(BUILD)/kernels/%.compute_$(PTX_SM).ptx $(SM_STAMP)
+	@echo "  FATBIN  $* [sm $(SM)]"
+	$(Q)$(FATBINARY) --create=$@ $(FATBIN_FLAGS) --ident=$*.cu \
+		$(foreach s,$(filter-out $(PTX_SM),$(SM)),"--image3=kind=elf,sm=$(s),file=$(BUILD)/kernels/$*.sm_$(s).cubin") \
+		"--image3=kind=ptx,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.compute_$(PTX_SM).ptx" \
+		"--image3=kind=elf,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.sm_$(PTX_SM).cubin"
+
+FATBIN := $(CU_SRC:%.cu=$(BUILD)/kernels/%.fatbin)
+IMAGE_OBJ := $(CU_SRC:%.cu=$(BUILD)/kernels/%.image.o)
+
+# Embed each fatbin as a symbol gp_image_<dir>_<name> (e.g. gp_image_probes_arith).
+$(BUILD)/kernels/%.image.S: $(BUILD)/kernels/%.fatbin
+	@printf '\t.section .rodata\n\t.balign 64\n\t.globl gp_image_%s\ngp_image_%s:\n\t.incbin "%s"\n\t.byte 0\n\t.section .note.GNU-stack,"",@progbits\n' \
+		'$(subst /,_,$*)' '$(subst /,_,$*)' '$<' > $@
+
+$(BUILD)/kernels/%.image.o: $(BUILD)/kernels/%.image.S
+	@echo "  EMBED   $*"
+	$(Q)$(CC) -c -o $@ $<
+
+# Patchable templates: one cubin per sm (the SASS patcher edits one sm's machine code), embedded
+# with a lookup table (harness/templates.h) under their historic names build/cubins/NAME.sm_XX.
+CUBINS := $(foreach t,$(TEMPLATE_SRC:%.cu=%),$(foreach s,$(SM),$(BUILD)/cubins/$(notdir $(t)).sm_$(s).cubin))
+$(CUBINS): $(BUILD)/cubins/%: $(BUILD)/kernels/probes/patch/%
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+$(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c &: $(CUBINS) $(SM_STAMP) scripts/embed-cubins.sh
+	@mkdir -p $(BUILD)/gen
+	$(Q)scripts/embed-cubins.sh $(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c $(CUBINS)
+
+$(BUILD)/obj/gen/cubins.o: $(BUILD)/gen/cubins.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/gen/cubins_data.o: $(BUILD)/gen/cubins.S
+	@mkdir -p $(@D)
+	@echo "  EMBED   template cubins"
+	$(Q)$(CC) -c -o $@ $<
+
+# The SGEMM warp-tiling kernels as one sm's cubin, for every sm built: the report reads the
+# load-to-use distances our best FFMA kernel (sgemm_29_warptile) achieves from its SASS (seed 001
+# Table 5 beside the planner), no GPU needed (harness/report.c looks for
+# build/cubins/sgemm.sm_<run's cc>.cubin). A copy of the cubin the fatbin is made of, not a second
+# compile. SGEMM_SRC: the source (stem) holding those kernels.
+SGEMM_SRC ?= bench/sgemm_warp
+SGEMM_CUBINS := $(SM:%=$(BUILD)/cubins/sgemm.sm_%.cubin)
+SGEMM_CUBIN := $(BUILD)/cubins/sgemm.sm_$(PTX_SM).cubin
+$(SGEMM_CUBINS): $(BUILD)/cubins/sgemm.sm_%.cubin: $(BUILD)/kernels/$(SGEMM_SRC).sm_%.cubin
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+# The kernels without the binary: what `make kernels` builds.
+KERNELS := $(IMAGE_OBJ) $(BUILD)/obj/gen/cubins.o $(BUILD)/obj/gen/cubins_data.o $(SGEMM_CUBINS)
+
+.PHONY: kernels check-fatbin
+kernels: $(KERNELS)
+
+# The combined fatbin is nvcc's own: harness/clock.cu through both paths, compared byte for byte.
+CHECK_DIR := $(BUILD)/check
+check-fatbin: $(BUILD)/kernels/harness/clock.fatbin
+	@mkdir -p $(CHECK_DIR)
+	$(Q)$(NVCC) $(NVCCFLAGS) $(foreach s,$(SM),-gencode arch=compute_$(s),code=sm_$(s)) \
+		-gencode arch=compute_$(PTX_SM),code=compute_$(PTX_SM) \
+		-fatbin -o $(CHECK_DIR)/clock.nvcc.fatbin harness/clock.cu
+	$(Q)cmp $< $(CHECK_DIR)/clock.nvcc.fatbin && echo "  CHECK   fatbinary output equals nvcc -fatbin's (harness/clock.cu, sm $(SM))"
