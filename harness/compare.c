@@ -2,7 +2,13 @@
  * a change). Rows are matched by the experiment's parameter columns (and their order of
  * occurrence), every numeric column is compared as B / A, and a difference is flagged when it
  * exceeds the larger of the two rows' measured spread ((max - min) / median over repetitions):
- * beyond what repeating the measurement moved. The comparison is a tidy CSV on stdout. */
+ * beyond what repeating the measurement moved. The comparison is a tidy CSV on stdout.
+ *
+ * Compared are the measured values only: not the parameters (they pair the rows), not the
+ * spread and repetition counts, and not the conditions a point ran under (clock, power,
+ * temperature: a change there is a cause, listed apart in the meta rows). The summary on stderr
+ * counts the values beyond their spread and, of those, the ones that also moved more than
+ * GP_COMPARE_FLOOR (a spread of 0.1 % over 5 repetitions says little about the next run). */
 #include "gp.h"
 #include "experiment.h"
 #include "compare.h"
@@ -17,6 +23,19 @@
 static const char *const out_cols[] = {
 	"experiment", "key", "column", "a", "b", "ratio_b_over_a", "spread", "beyond_spread",
 };
+
+#define GP_COMPARE_FLOOR 0.02
+
+/* Columns that describe a measurement rather than being one. */
+static int not_measured(const char *col)
+{
+	size_t n = strlen(col);
+
+	for (size_t i = 0; i < gp_ncondition_columns; i++)
+		if (!strcmp(col, gp_condition_columns[i]))
+			return 1;
+	return !strcmp(col, "spread") || !strcmp(col, "reps") || (n > 7 && !strcmp(col + n - 7, "_spread"));
+}
 
 static int is_param(const struct gp_experiment *e, const char *col)
 {
@@ -121,7 +140,7 @@ static void compare_meta(struct gp_table *o, const struct gp_table *ma, const st
 
 /* One experiment: every numeric non-parameter column of every row found in both runs. */
 static size_t compare_experiment(struct gp_table *o, const struct gp_experiment *e, const struct gp_table *a,
-				 const struct gp_table *b, size_t *flagged)
+				 const struct gp_table *b, size_t *flagged, size_t *floored)
 {
 	size_t n = 0;
 
@@ -144,12 +163,14 @@ static size_t compare_experiment(struct gp_table *o, const struct gp_experiment 
 			double x, y;
 			const char *beyond = "unknown";
 
-			if (is_param(e, col) || !strcmp(col, "spread") || !vb || gp_parse_double(va, &x) ||
+			if (is_param(e, col) || not_measured(col) || !vb || gp_parse_double(va, &x) ||
 			    gp_parse_double(vb, &y))
 				continue;
 			if (!isnan(s) && x != 0) {
-				beyond = fabs(y - x) / fabs(x) > s ? "yes" : "no";
-				*flagged += beyond[0] == 'y';
+				const double rel = fabs(y - x) / fabs(x);
+				beyond = rel > s ? "yes" : "no";
+				*flagged += rel > s;
+				*floored += rel > s && rel > GP_COMPARE_FLOOR;
 			}
 			add(o, e->name, key, col, va, vb, x != 0 ? y / x : NAN, spread, beyond);
 			n++;
@@ -162,7 +183,7 @@ int gp_cmd_compare(const char *dir_a, const char *dir_b)
 {
 	struct gp_table *o = gp_table_new(out_cols, GP_ARRAY_SIZE(out_cols));
 	struct gp_table *ma = NULL, *mb = NULL;
-	size_t n = 0, flagged = 0, shared = 0;
+	size_t n = 0, flagged = 0, floored = 0, shared = 0;
 	int rc = 0;
 
 	if (!o)
@@ -181,7 +202,7 @@ int gp_cmd_compare(const char *dir_a, const char *dir_b)
 		struct gp_table *a = load_csv(dir_a, e->name, 0, &rc), *b = load_csv(dir_b, e->name, 0, &rc);
 
 		if (a && b) {
-			n += compare_experiment(o, e, a, b, &flagged);
+			n += compare_experiment(o, e, a, b, &flagged, &floored);
 			shared++;
 		}
 		gp_table_free(a);
@@ -194,8 +215,8 @@ int gp_cmd_compare(const char *dir_a, const char *dir_b)
 		rc = GP_EIO;
 		goto done;
 	}
-	gp_info("gpuprobe: %zu experiments in both runs, %zu values compared, %zu differ beyond their spread\n",
-		shared, n, flagged);
+	gp_info("gpuprobe: %zu experiments in both runs, %zu values compared, %zu differ beyond their spread, "
+		"%zu of them by more than %.0f %%\n", shared, n, flagged, floored, 100 * GP_COMPARE_FLOOR);
 done:
 	gp_table_free(o);
 	gp_table_free(ma);

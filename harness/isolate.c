@@ -234,7 +234,8 @@ static void child_sweep(const struct gp_isolation *iso, const struct gp_sweep *s
 	const struct gp_exp_impl *im = sw->exp->impl;
 	struct gp_progress pr = *iso->progress;
 	struct gp_device dev;
-	struct gp_run run = { .dev = &dev, .reps = iso->reps, .warmup = iso->warmup };
+	struct gp_run run = { .dev = &dev, .reps = iso->reps, .warmup = iso->warmup, .reps_max = iso->reps_max,
+			      .target_rsd = iso->target_rsd, .max_point_s = iso->max_point_s };
 	char why[512], *cells[1] = { why };
 	int rc;
 
@@ -331,7 +332,8 @@ int gp_inprocess_describe(int device, struct gp_kv *kv, size_t max, size_t *n, c
 
 static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t)
 {
-	struct gp_run run = { .dev = iso->dev, .reps = iso->reps, .warmup = iso->warmup };
+	struct gp_run run = { .dev = iso->dev, .reps = iso->reps, .warmup = iso->warmup, .reps_max = iso->reps_max,
+			      .target_rsd = iso->target_rsd, .max_point_s = iso->max_point_s };
 	int worst = 0;
 
 	for (size_t p = 0; p < sw->npoints && !*iso->interrupted; p++) {

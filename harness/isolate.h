@@ -30,6 +30,8 @@ struct gp_progress {
 
 struct gp_isolation {
 	int device, reps, warmup;
+	int reps_max;                        /* struct gp_run's adaptive repetitions */
+	double target_rsd, max_point_s;
 	/* In-process mode (--no-isolate): no child processes, for tools that must see the kernels
 	 * themselves (compute-sanitizer does not follow a fork without exec). A fault then ends the
 	 * run: the context is gone. dev is the opened device; dead is set after a fault. */

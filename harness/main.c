@@ -3,6 +3,7 @@
 #include "gp.h"
 #include "version.h"
 #include "compare.h"
+#include "fleet.h"
 #include "report.h"
 #include "run.h"
 #include "models.h"
@@ -27,6 +28,11 @@ static const char usage[] =
 	"                            DIR/<gpu>/<yyyymmdd-hhmmss>/\n"
 	"      --reps N              timed repetitions per point (default 5, 1..1000)\n"
 	"      --warmup N            untimed launches before them (default 1, 0..100)\n"
+	"      --reps-max N          repetitions that stop on noise: after --reps, a point goes on\n"
+	"                            while its spread (relative standard deviation) is above\n"
+	"                            --target-rsd, up to N repetitions (reps..10000; default: off)\n"
+	"      --target-rsd PCT      the spread that is enough (default 0.5 %, 0.01..50)\n"
+	"      --max-point-s S       and at most S seconds of repetitions per point (default 10)\n"
 	"      --device N            GPU ordinal (default 0)\n"
 	"      --report              write REPORT.md and charts after the run\n"
 	"      --timeout S           watchdog per sweep point: a point silent for S seconds is\n"
@@ -34,6 +40,9 @@ static const char usage[] =
 	"      --no-isolate          measure in this process, not in child processes (for tools\n"
 	"                            such as compute-sanitizer; a fault then ends the run)\n"
 	"  report [--plots-only] DIR charts (gnuplot) and REPORT.md for a run directory; no GPU needed\n"
+	"  fleet [--md FILE] RUN...  many runs (GPUs of a fleet) key by key as CSV: each profile key's\n"
+	"                            median and every run's deviation; outlier GPUs on stderr (and\n"
+	"                            in bold in the Markdown table FILE)\n"
 	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every value, flagged\n"
 	"                            where the difference exceeds the measured spread\n"
 	"  plan RUN_DIR [--rx N --ry N --bk N] [--cubin FILE --kernel K]\n"
@@ -77,11 +86,13 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 		{ "out", required_argument, NULL, 'o' },    { "reps", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' }, { "device", required_argument, NULL, 'd' },
 		{ "report", no_argument, NULL, 'R' },       { "timeout", required_argument, NULL, 't' },
-		{ "no-isolate", no_argument, NULL, 'I' },
+		{ "no-isolate", no_argument, NULL, 'I' },  { "reps-max", required_argument, NULL, 'M' },
+		{ "target-rsd", required_argument, NULL, 'S' }, { "max-point-s", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .timeout_s = 300,
-				 .argc = full_argc, .argv = full_argv };
+				 .target_rsd = 0.005, .max_point_s = 10, .argc = full_argc, .argv = full_argv };
+	double d;
 	long v;
 	int c;
 
@@ -112,9 +123,34 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 				return bad_number("--timeout", optarg, 1, 86400);
 			o.timeout_s = (double)v;
 			break;
+		case 'M':
+			if (gp_parse_long(optarg, 1, 10000, &v))
+				return bad_number("--reps-max", optarg, 1, 10000);
+			o.reps_max = (int)v;
+			break;
+		case 'S':
+			if (gp_parse_double(optarg, &d) || !(d >= 0.01 && d <= 50)) {
+				gp_err("--target-rsd: '%s' is not a percentage in 0.01..50", optarg);
+				return GP_EUSAGE;
+			}
+			o.target_rsd = d / 100;
+			break;
+		case 'P':
+			if (gp_parse_long(optarg, 1, 3600, &v))
+				return bad_number("--max-point-s", optarg, 1, 3600);
+			o.max_point_s = (double)v;
+			break;
 		default:
 			return bad_option("run", argv);
 		}
+	}
+	if (o.reps_max && o.reps_max < o.reps) {
+		gp_err("--reps-max: %d is below --reps %d", o.reps_max, o.reps);
+		return GP_EUSAGE;
+	}
+	if (o.reps_max && o.max_point_s >= o.timeout_s) {
+		gp_err("--max-point-s: %.0f s is not below the watchdog's --timeout %.0f s", o.max_point_s, o.timeout_s);
+		return GP_EUSAGE;
 	}
 	if (!*o.out) {
 		gp_err("--out: empty directory name");
@@ -142,6 +178,20 @@ static int cmd_info(int argc, char **argv)
 		return GP_EUSAGE;
 	}
 	return gp_cmd_info((int)dev);
+}
+
+static int cmd_fleet(int argc, char **argv)
+{
+	static const struct option opts[] = { { "md", required_argument, NULL, 'm' }, { NULL, 0, NULL, 0 } };
+	const char *md = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'm')
+			return bad_option("fleet", argv);
+		md = optarg;
+	}
+	return gp_cmd_fleet(argc - optind, argv + optind, md);
 }
 
 static int cmd_report(int argc, char **argv)
@@ -209,6 +259,8 @@ int main(int argc, char **argv)
 		}
 		return gp_cmd_compare(argv[1], argv[2]);
 	}
+	if (!strcmp(cmd, "fleet"))
+		return cmd_fleet(argc, argv);
 	if (!strcmp(cmd, "plan"))
 		return gp_planner_main(argc, argv);
 	if (!strcmp(cmd, "tune"))

@@ -5,7 +5,6 @@
  * row -> clean-up. Everything a probe asks for (buffers, modules, host memory) is released here,
  * on every path. */
 #include "gp.h"
-#include "isolate.h" /* gp_now */
 #include "measure_priv.h"
 
 #include <math.h>
@@ -113,7 +112,7 @@ static int enough(struct gp_meas *m, double t0)
 		return 1;
 	}
 	if (!x || !x->n || gp_stats(x->v, x->n, &st) || !(st.mean != 0)) {
-		snprintf(p->stop, sizeof p->stop, "fixed count (no primary metric)");
+		snprintf(p->stop, sizeof p->stop, "fixed count (%s)", x && x->n ? "primary metric zero" : "no primary metric");
 		return 1;
 	}
 	rsd = st.stddev / fabs(st.mean);

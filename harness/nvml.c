@@ -45,16 +45,8 @@ static void say(char *why, size_t len, const char *what)
 		snprintf(why, len, "%s: no clock, power or throttle columns", what);
 }
 
-int gp_nvml_open(const char *uuid, char *why, size_t len)
+static int open_nvml(const char *uuid, char *why, size_t len)
 {
-	static int tried;
-
-	if (nv.dev)
-		return 0;
-	if (tried++) {
-		say(why, len, "NVML unavailable");
-		return -1;
-	}
 	if (!nv.lib && !(nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL))) {
 		say(why, len, "NVML (libnvidia-ml.so.1) not loadable");
 		return -1;
@@ -82,6 +74,21 @@ int gp_nvml_open(const char *uuid, char *why, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+/* A failure is final for the process (and the children it forks): the sweep asks at every point. */
+int gp_nvml_open(const char *uuid, char *why, size_t len)
+{
+	static int failed;
+
+	if (nv.dev)
+		return 0;
+	if (failed) {
+		say(why, len, "NVML unavailable");
+		return -1;
+	}
+	failed = open_nvml(uuid, why, len) != 0;
+	return failed ? -1 : 0;
 }
 
 void gp_nvml_close(void)

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "experiment.h"
 #include "isolate.h"
+#include "nvml.h"
 #include "report.h"
 #include "run.h"
 #include "stats.h"
@@ -114,6 +115,12 @@ static int write_meta(const char *dir, const struct gp_kv *kv, size_t n, const s
 	add_kv(t, "reps", buf);
 	snprintf(buf, sizeof buf, "%d", o->warmup);
 	add_kv(t, "warmup", buf);
+	snprintf(buf, sizeof buf, "%d", o->reps_max > o->reps ? o->reps_max : o->reps);
+	add_kv(t, "reps_max", buf);
+	snprintf(buf, sizeof buf, "%g", o->reps_max > o->reps ? 100 * o->target_rsd : 0);
+	add_kv(t, "target_rsd_pct", o->reps_max > o->reps ? buf : "");
+	snprintf(buf, sizeof buf, "%g", o->max_point_s);
+	add_kv(t, "max_point_s", o->reps_max > o->reps ? buf : "");
 	snprintf(buf, sizeof buf, "%.0f", o->timeout_s);
 	add_kv(t, "watchdog_s", buf);
 	for (size_t i = 0; i < n; i++)
@@ -268,7 +275,8 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	struct gp_kv kv[48];
 	struct gp_progress progress = { .t0 = gp_now() };
 	struct gp_isolation iso = { .device = o->device, .reps = o->reps, .warmup = o->warmup,
-				    .timeout_s = o->timeout_s, .interrupted = &gp_signal,
+				    .reps_max = o->reps_max, .target_rsd = o->target_rsd,
+				    .max_point_s = o->max_point_s, .timeout_s = o->timeout_s, .interrupted = &gp_signal,
 				    .progress = &progress };
 	char suite_name[PATH_MAX], dir[PATH_MAX], why[512], slug[128];
 	size_t nkv = 0;
@@ -291,6 +299,20 @@ int gp_cmd_run(const struct gp_run_opts *o)
 			       : gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
 		gp_suite_free(&suite);
 		return rc;
+	}
+	/* NVML only accounts for the conditions (clock, power, temperature, throttling): without it
+	 * the run measures as before and says once why those columns stay empty. */
+	if (nkv < GP_ARRAY_SIZE(kv)) {
+		char nv[256];
+		struct gp_kv *k = &kv[nkv++];
+		snprintf(k->key, sizeof k->key, "nvml");
+		if (gp_nvml_open(kv_get(kv, nkv - 1, "device_uuid"), nv, sizeof nv)) {
+			gp_info("gpuprobe: warning: %s\n", nv);
+			snprintf(k->value, sizeof k->value, "none: %s", nv);
+		} else {
+			snprintf(k->value, sizeof k->value, "yes");
+			gp_nvml_close();
+		}
 	}
 	if ((rc = gp_make_run_dir(o->out, slug, dir, sizeof dir)))
 		goto out;

@@ -9,6 +9,11 @@ struct gp_run_opts {
 	const char *const *names; /* experiments named on the command line */
 	int nnames;
 	int reps, warmup, device;
+	/* Repetitions that stop on noise (--reps-max): after `reps`, a point goes on while its
+	 * primary metric's relative standard deviation is above target_rsd, up to reps_max
+	 * repetitions or max_point_s seconds. reps_max <= reps: a fixed count. */
+	int reps_max;
+	double target_rsd, max_point_s;
 	double timeout_s;    /* watchdog per sweep point */
 	int inprocess;       /* --no-isolate: measure in this process (for compute-sanitizer) */
 	int report;          /* write the report after the run */

@@ -5,7 +5,8 @@
 #                    too, which the CLI tests run) and run through tests/run.sh
 #   make valgrind    the normal host test programs under valgrind memcheck (--error-exitcode=1,
 #                    --leak-check=full); children are not traced, so the gpuprobe binary that
-#                    test_cli spawns and the nvcc that test_planner runs execute natively
+#                    test_cli spawns and the nvcc that test_planner runs execute natively (the
+#                    programs that test only that binary are left out: VALGRIND_SKIP)
 #   Neither runs the GPU test programs (test_gpu*): without a GPU they only skip, and with one the
 #   driver under ASan or valgrind is not what they test. Both run JOBS programs at once.
 #   make sanitize    GPU machine: every experiment of $(SANITIZE_SUITE) (default configs/sanitize.csv,
@@ -23,7 +24,11 @@
 ASAN_CC ?= $(CC)
 ASAN_BUILD ?= $(BUILD)/asan
 ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-ASAN_TEST_BIN := $(TEST_HOST_SRC:tests/%.c=$(ASAN_BUILD)/host/tests/%) \
+# test_charts is left out: it renders every chart of three committed runs through the binary and
+# gnuplot (a minute under ASan), and the report code it runs is the one test_cli and
+# test_reliability already run under ASan on smaller runs.
+ASAN_SKIP := tests/test_charts.c
+ASAN_TEST_BIN := $(filter-out $(ASAN_SKIP:tests/%.c=$(ASAN_BUILD)/host/tests/%),$(TEST_HOST_SRC:tests/%.c=$(ASAN_BUILD)/host/tests/%)) \
 	$(TEST_NEEDS_KERNELS:tests/%.c=$(ASAN_BUILD)/tests/%) $(ASAN_BUILD)/host/tests/link_host
 
 VALGRIND ?= valgrind
@@ -67,7 +72,10 @@ asan: asan-build $(TEST_FIXTURES)
 
 # One wrapper per test program, so tests/run.sh keeps its per-program summary and counts a
 # valgrind error (exit 1 after every test passed) as a failure of that program.
-VALGRIND_TEST_BIN := $(filter-out $(BUILD)/tests/test_gpu%,$(TEST_BIN)) $(LINK_TEST)
+# Left out: the programs whose subject is the gpuprobe binary they spawn (children are not traced,
+# so valgrind would check only the test driver; the ASan pass runs that binary instrumented).
+VALGRIND_SKIP := test_cli test_charts test_badinput test_reliability
+VALGRIND_TEST_BIN := $(filter-out $(BUILD)/tests/test_gpu% $(VALGRIND_SKIP:%=$(BUILD)/tests/%),$(TEST_BIN)) $(LINK_TEST)
 valgrind: all $(LINK_TEST) $(TEST_FIXTURES)
 	$(Q)command -v $(VALGRIND) >/dev/null || { echo "make valgrind: $(VALGRIND) not found (Debian package valgrind)" >&2; exit 2; }
 	$(Q)mkdir -p $(VALGRIND_DIR) && for t in $(VALGRIND_TEST_BIN); do \

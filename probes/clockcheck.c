@@ -7,7 +7,6 @@
  * that does not depend on it. */
 #include "gp.h"
 #include "experiment.h"
-#include "isolate.h" /* gp_now (util after the layering merge) */
 #include "measure.h"
 
 #include <math.h>

@@ -159,7 +159,9 @@ static void test_bad_numbers(void **state)
 	static const char *const bad[][2] = {
 		{ "--reps", "x" }, { "--reps", "0" }, { "--reps", "1001" }, { "--reps", "5x" },
 		{ "--reps", "" }, { "--warmup", "-1" }, { "--device", "gpu0" },
-		{ "--reps", "99999999999999999999" }, { "--timeout", "0" },
+		{ "--reps", "99999999999999999999" }, { "--timeout", "0" }, { "--reps-max", "0" },
+		{ "--reps-max", "10001" }, { "--target-rsd", "x" }, { "--target-rsd", "0" }, { "--target-rsd", "51" },
+		{ "--max-point-s", "0" },
 	};
 
 	for (size_t i = 0; i < GP_ARRAY_SIZE(bad); i++) {
@@ -181,11 +183,25 @@ static void test_bad_filter(void **state)
 	result_free(&r);
 }
 
+/* Adaptive repetitions that cannot work: fewer than the fixed count, or a time budget per point
+ * the watchdog would cut. */
+static void test_bad_adaptive_reps(void **state)
+{
+	struct result r = RUN(*state, "run", "--reps", "5", "--reps-max", "3", "lat_ffma");
+
+	one_line_error(&r, GP_EUSAGE, "--reps-max");
+	result_free(&r);
+	r = RUN(*state, "run", "--reps-max", "50", "--max-point-s", "60", "--timeout", "30", "lat_ffma");
+	one_line_error(&r, GP_EUSAGE, "--max-point-s");
+	result_free(&r);
+}
+
 /* getopt's own complaint must not add a second line to ours. */
 static void test_unknown_option(void **state)
 {
 	static const char *const cmds[][2] = {
 		{ "run", "--bogus" }, { "info", "--bogus" }, { "report", "--bogus" }, { "run", "--reps" },
+		{ "fleet", "--bogus" }, { "run", "--reps-max" },
 	};
 
 	for (size_t i = 0; i < GP_ARRAY_SIZE(cmds); i++) {
@@ -659,6 +675,7 @@ int main(void)
 		T(test_unknown_command),
 		T(test_unknown_experiment),
 		T(test_bad_numbers),
+		T(test_bad_adaptive_reps),
 		T(test_bad_filter),
 		T(test_unknown_option),
 		T(test_suite_ragged),
