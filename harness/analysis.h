@@ -23,6 +23,10 @@ struct gp_analysis {
 #define GP_ANALYSIS(name, derive_, report_)                                                         \
 	const struct gp_analysis name##_analysis = { .derive = derive_, .report = report_ }
 
+/* A row whose repetitions spread more than this ((max - min) / median) is bimodal or noisy: its
+ * median is not a headline, and a ratio with it is flagged rather than published as a finding. */
+#define GP_NOISY_SPREAD 0.05
+
 /* By experiment name (build/gen/experiments.def); NULL for an unknown name. */
 const struct gp_analysis *gp_analysis_find(const char *name);
 

@@ -1,14 +1,15 @@
 /* compare.c — `gpuprobe compare RUN_A RUN_B`: two runs side by side (two GPUs, or before and after
  * a change). Rows are matched by the experiment's parameter columns (and their order of
  * occurrence), every numeric column is compared as B / A, and a difference is flagged when it
- * exceeds the larger of the two rows' measured spread ((max - min) / median over repetitions):
- * beyond what repeating the measurement moved. The comparison is a tidy CSV on stdout.
+ * exceeds the larger of the two rows' measured spread ((max - min) / median over repetitions),
+ * beyond what repeating the measurement moved, and the relative floor below. The comparison is a tidy CSV on stdout.
  *
  * Compared are the measured values only: not the parameters (they pair the rows), not the
  * spread and repetition counts, and not the conditions a point ran under (clock, power,
- * temperature: a change there is a cause, listed apart in the meta rows). The summary on stderr
- * counts the values beyond their spread and, of those, the ones that also moved more than
- * GP_COMPARE_FLOOR (a spread of 0.1 % over 5 repetitions says little about the next run). */
+ * temperature: a change there is a cause, listed apart in the meta rows). A value is flagged
+ * (beyond_spread = yes) when it moved more than its spread and more than GP_COMPARE_FLOOR: a
+ * spread of 0.001 % over 5 repetitions of a clock64 chain says little about the next run or the
+ * next card. The summary on stderr counts both. */
 #include "gp.h"
 #include "experiment.h"
 #include "compare.h"
@@ -34,7 +35,8 @@ static int not_measured(const char *col)
 	for (size_t i = 0; i < gp_ncondition_columns; i++)
 		if (!strcmp(col, gp_condition_columns[i]))
 			return 1;
-	return !strcmp(col, "spread") || !strcmp(col, "reps") || (n > 7 && !strcmp(col + n - 7, "_spread"));
+	return !strcmp(col, "spread") || !strcmp(col, "reps") || !strcmp(col, "launches_per_rep") ||
+	       (n > 7 && !strcmp(col + n - 7, "_spread"));
 }
 
 static int is_param(const struct gp_experiment *e, const char *col)
@@ -168,7 +170,7 @@ static size_t compare_experiment(struct gp_table *o, const struct gp_experiment 
 				continue;
 			if (!isnan(s) && x != 0) {
 				const double rel = fabs(y - x) / fabs(x);
-				beyond = rel > s ? "yes" : "no";
+				beyond = rel > s && rel > GP_COMPARE_FLOOR ? "yes" : "no";
 				*flagged += rel > s;
 				*floored += rel > s && rel > GP_COMPARE_FLOOR;
 			}
@@ -216,7 +218,7 @@ int gp_cmd_compare(const char *dir_a, const char *dir_b)
 		goto done;
 	}
 	gp_info("gpuprobe: %zu experiments in both runs, %zu values compared, %zu differ beyond their spread, "
-		"%zu of them by more than %.0f %%\n", shared, n, flagged, floored, 100 * GP_COMPARE_FLOOR);
+		"%zu of them by more than %.0f %% (flagged)\n", shared, n, flagged, floored, 100 * GP_COMPARE_FLOOR);
 done:
 	gp_table_free(o);
 	gp_table_free(ma);

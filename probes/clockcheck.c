@@ -15,7 +15,8 @@
 extern const unsigned char gp_image_probes_clockcheck[];
 
 static const struct gp_param clock_params[] = {
-	{ "load", GP_PARAM_NAME, 0, 0, "idle ffma", "idle ffma", "one spinning warp, or FFMA on every SM" },
+	{ "load", GP_PARAM_NAME, 0, 0, "idle ffma mma", "idle ffma mma",
+	  "one spinning warp, FFMA on every SM, or TF32 mma.sync on every SM (cc >= 8.0)" },
 	{ "window_us", GP_PARAM_INT, 10, 1000000, NULL, "100 1000 10000 100000", "length of the timed window" },
 };
 
@@ -51,23 +52,28 @@ static int clock_after_rep(struct gp_meas *m)
 static int clock_setup(struct gp_meas *m)
 {
 	struct clockcheck *c = m->ctx;
-	const int ffma = !strcmp(gp_meas_param_str(m, "load"), "ffma");
-	const unsigned blocks = ffma ? 8u * (unsigned)m->dev->sms : 1u;
+	const char *load = gp_meas_param_str(m, "load");
+	const int ffma = !strcmp(load, "ffma"), mma = !strcmp(load, "mma");
+	const unsigned blocks = ffma || mma ? 8u * (unsigned)m->dev->sms : 1u;
 	int rc;
 
+	if (mma && m->dev->cc_major < 8)
+		return gp_meas_na(m, "TF32 mma.sync needs compute capability 8.0");
 	c->ns = gp_meas_param(m, "window_us") * 1000LL;
-	c->idle = !ffma;
-	/* 64 warps per SM at 4 issues per clock: one trip of 128 FFMAs per warp takes ~2048 cycles. */
-	c->iters = (int)(c->ns * (m->dev->clock_khz / 1e6) / 2048.0) + 1;
+	c->idle = !ffma && !mma;
+	/* 64 warps per SM at 4 issues per clock: one trip of 128 FFMAs per warp takes ~2048 cycles;
+	 * a trip of 64 mma.sync (2048 FLOP each) per warp at a dense rate of at most 2048 FLOP per
+	 * clock per SM takes at least 4096 cycles (longer is a longer window, which is measured). */
+	c->iters = (int)(c->ns * (m->dev->clock_khz / 1e6) / (mma ? 4096.0 : 2048.0)) + 1;
 	gp_meas_int(m, "blocks", blocks);
 	gp_meas_num(m, "max_clock_MHz", m->dev->clock_khz / 1e3);
-	if ((rc = gp_meas_kernel(m, ffma ? "clock_ffma" : "clock_idle")) ||
+	if ((rc = gp_meas_kernel(m, ffma ? "clock_ffma" : mma ? "clock_mma" : "clock_idle")) ||
 	    (rc = gp_meas_buf(m, &c->tick, sizeof *c->h_tick, 0)) ||
 	    (rc = gp_meas_buf(m, &c->out, (size_t)blocks * 256 * sizeof(float), GP_NO_POISON)))
 		return rc;
 	c->h_tick = gp_meas_readback(m, c->tick, sizeof *c->h_tick, GP_EVERY_REP);
-	gp_meas_launch(m, blocks, ffma ? 256 : 32, 0);
-	if (ffma)
+	gp_meas_launch(m, blocks, ffma || mma ? 256 : 32, 0);
+	if (ffma || mma)
 		gp_meas_args(m, &c->iters, &c->out, gp_meas_clock(m));
 	else
 		gp_meas_args(m, &c->ns, &c->tick, gp_meas_clock(m));

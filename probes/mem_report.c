@@ -381,15 +381,46 @@ static void bw_padding_report(FILE *md, const struct gp_table *t, const struct g
 	fputc('\n', md);
 }
 
-/* The GB/s of the last ok row of an op (NaN: none). */
-static double op_bw(const struct gp_table *t, const char *op)
+/* The last ok row of an op (-1: none). */
+static long op_row(const struct gp_table *t, const char *op)
 {
-	double v = NAN;
+	long row = -1;
 
 	for (size_t r = 0; r < t->nrows; r++)
 		if (is(t, r, "op", op) && gp_table_row_ok(t, r))
-			v = gp_table_num(t, r, "bandwidth_GBps");
-	return v;
+			row = (long)r;
+	return row;
+}
+
+/* The GB/s of an op's row (NaN: none): at its median time, or at its best (minimum) time. */
+static double op_bw(const struct gp_table *t, const char *op)
+{
+	const long r = op_row(t, op);
+
+	return r < 0 ? NAN : gp_table_num(t, (size_t)r, "bandwidth_GBps");
+}
+
+static double op_best_bw(const struct gp_table *t, const char *op)
+{
+	const long r = op_row(t, op);
+
+	return r < 0 ? NAN : gp_table_num(t, (size_t)r, "bytes_moved") / gp_table_num(t, (size_t)r, "time_ms_min") / 1e6;
+}
+
+static double op_spread(const struct gp_table *t, const char *op)
+{
+	const long r = op_row(t, op);
+
+	return r < 0 ? NAN : gp_table_num(t, (size_t)r, "spread");
+}
+
+/* Read against cuMemcpyDtoD, like with like: each at its best repetition (the DtoD times are
+ * bimodal on some GPUs, so a median against a median compares two different statistics). The
+ * ratio is NaN without both rows; *noisy says a spread above GP_NOISY_SPREAD on either side. */
+static double read_of_dtod(const struct gp_table *t, int *noisy)
+{
+	*noisy = op_spread(t, "read") > GP_NOISY_SPREAD || op_spread(t, "dtod") > GP_NOISY_SPREAD;
+	return 100.0 * op_best_bw(t, "read") / op_best_bw(t, "dtod");
 }
 
 static void bw_hbm_derive(struct gp_profile *prof, const struct gp_table *t)
@@ -405,28 +436,46 @@ static void bw_hbm_derive(struct gp_profile *prof, const struct gp_table *t)
 		{ "dtod", "hbm_dtod_bw_GBps", "cuMemcpyDtoD, read + write bytes" },
 	};
 #undef HBM_KERNELS
-	const double rd = op_bw(t, "read"), dd = op_bw(t, "dtod");
+	char method[256];
+	int noisy;
+	const double ratio = read_of_dtod(t, &noisy);
 
-	for (size_t i = 0; i < GP_ARRAY_SIZE(ops); i++)
-		if (!isnan(op_bw(t, ops[i].op)))
-			gp_profile_add(prof, ops[i].key, op_bw(t, ops[i].op), "GB/s", ops[i].method, "bw_hbm");
-	if (!isnan(rd) && !isnan(dd))
-		gp_profile_add(prof, "hbm_read_pct_of_dtod", 100.0 * rd / dd, "%",
-			       "read kernel / cuMemcpyDtoD (read + write bytes), same run", "bw_hbm");
+	for (size_t i = 0; i < GP_ARRAY_SIZE(ops); i++) {
+		const double s = op_spread(t, ops[i].op);
+		if (isnan(op_bw(t, ops[i].op)))
+			continue;
+		snprintf(method, sizeof method, "%s; median%s", ops[i].method,
+			 s > GP_NOISY_SPREAD ? " of a noisy or bimodal spread (see bw_hbm.csv time_ms_min)" : "");
+		gp_profile_add(prof, ops[i].key, op_bw(t, ops[i].op), "GB/s", method, "bw_hbm");
+	}
+	if (!isnan(ratio))
+		gp_profile_add(prof, "hbm_read_pct_of_dtod", ratio, "%",
+			       noisy ? "read kernel / cuMemcpyDtoD, each at its best repetition, same run; flagged: "
+				       "a spread above 5 % on one side"
+				     : "read kernel / cuMemcpyDtoD, each at its best repetition, same run",
+			       "bw_hbm");
 }
 
 static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	static const char *const cols[] = { "op", "level", "footprint_bytes", "bandwidth_GBps", "ceiling_GBps",
-					    "pct_of_ceiling", "status" };
-	const double rd = op_bw(t, "read"), dd = op_bw(t, "dtod");
+					    "pct_of_ceiling", "spread", "status" };
+	int noisy;
+	const double ratio = read_of_dtod(t, &noisy);
 
-	fprintf(md, "Bandwidth ceilings (copy and cuMemcpyDtoD count read + write bytes).\n\n");
-	gp_md_header(md, "op", "level", "footprint", "GB/s", "ceiling GB/s", "% of ceiling", "status");
+	fprintf(md, "Bandwidth ceilings (copy and cuMemcpyDtoD count read + write bytes; GB/s at the median "
+		    "time; spread = (max - min) / median over the repetitions).\n\n");
+	gp_md_header(md, "op", "level", "footprint", "GB/s", "ceiling GB/s", "% of ceiling", "spread", "status");
 	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
-	if (!isnan(rd) && !isnan(dd))
-		fprintf(md, "\nHBM read = %.1f %% of the device-to-device copy rate measured in the same run "
-			    "(goal: at least 90 %%).\n", 100.0 * rd / dd);
+	for (size_t i = 0, n = 0; i < t->nrows; i++)
+		if (gp_table_num(t, i, "spread") > GP_NOISY_SPREAD)
+			fprintf(md, "%s- **%s: spread %.1f %%**: bimodal or noisy; at its best repetition %.0f GB/s.\n",
+				n++ ? "" : "\n", gp_table_get(t, i, "op"), 100 * gp_table_num(t, i, "spread"),
+				gp_table_num(t, i, "bytes_moved") / gp_table_num(t, i, "time_ms_min") / 1e6);
+	if (!isnan(ratio))
+		fprintf(md, "\nHBM read = %.1f %% of the device-to-device copy rate, each at its best repetition in the "
+			    "same run (goal: at least 90 %%)%s.\n",
+			ratio, noisy ? "; **flagged**: a spread above 5 % on one side" : "");
 	fputc('\n', md);
 }
 

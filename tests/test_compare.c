@@ -82,8 +82,8 @@ static void test_compare_ratios_and_spread(void **state)
 	snprintf(a, sizeof a, "%s/a", root);
 	snprintf(b, sizeof b, "%s/b", root);
 	/* threads=1: 4 -> 4.02 within a 1 % spread; threads=32: 4 -> 5, beyond it; threads=64 only in A. */
-	make_run(a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n64,8,0.01,ok,1980,5\n");
-	make_run(b, "1755", "32,5,0.001,ok,1755,9\n1,4.02,0.002,ok,1755,9\n");
+	make_run(a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n64,8,0.01,ok,1980,5\n128,4,0,ok,1980,5\n");
+	make_run(b, "1755", "32,5,0.001,ok,1755,9\n1,4.02,0.002,ok,1755,9\n128,4.04,0,ok,1755,9\n");
 	t = compare(a, b, &st);
 	assert_non_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -92,6 +92,8 @@ static void test_compare_ratios_and_spread(void **state)
 	assert_string_equal(find(t, "threads=32 #0", "cycles_per_ffma_min", "ratio_b_over_a"), "1.25");
 	assert_string_equal(find(t, "threads=32 #0", "cycles_per_ffma_min", "beyond_spread"), "yes");
 	assert_null(find(t, "threads=64 #0", "cycles_per_ffma_min", "ratio_b_over_a"));
+	/* threads=128: 1 % beyond a zero spread, but within the 2 % floor */
+	assert_string_equal(find(t, "threads=128 #0", "cycles_per_ffma_min", "beyond_spread"), "no");
 	/* the conditions a point ran under and its repetition count are not measured values */
 	assert_null(find(t, "threads=1 #0", "nvml_sm_MHz", "ratio_b_over_a"));
 	assert_null(find(t, "threads=1 #0", "reps", "ratio_b_over_a"));
