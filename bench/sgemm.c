@@ -250,8 +250,11 @@ static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct s
 		return GP_EFAIL;
 	}
 	put_defaults(m, c);
+	/* A variant whose tile does not divide the problem: n/a where the suite named the kernel;
+	 * where the kernel list is the default (every variant), the point is not asked for at all
+	 * (no row; the report names the variants left out at each size). */
 	if (sg_supports(c->v, s->m, s->n, s->k, s->lda, s->ldb, s->ldc, why, sizeof why))
-		return gp_meas_na(m, "%s", why);
+		return gp_point_given(m->pt, "kernel") ? gp_meas_na(m, "%s", why) : gp_meas_skip(m);
 	if (c->v->pipe == SG_TF32X3_MMA && !sg_tf32_flops_per_clk_sm(d->cc_major, d->cc_minor))
 		return gp_meas_na(m, "needs TF32 tensor cores (sm_80 or newer), this is sm_%d%d", d->cc_major, d->cc_minor);
 	if ((rc = inputs(m, c)) || (c->v->kind != SG_K_CUBLAS && (rc = kernel(m, c))) || !gp_meas_ok(m))

@@ -194,6 +194,18 @@ static void ladder(FILE *md, const struct gp_table *t, const struct gp_table *re
 		cell(md, t, r, "active_threads_per_sm");
 		gp_md_end(md);
 	}
+	/* The variants the sweep left out at this size: their tile does not divide it. */
+	size_t left_out = 0;
+	for (size_t v = 0; v < sg_nvariants; v++) {
+		char why[128];
+		if (sg_variants[v].elem != 4 || find_square(t, sg_variants[v].name, n) >= 0 ||
+		    !sg_supports(&sg_variants[v], (int)n, (int)n, (int)n, (int)n, (int)n, (int)n, why, sizeof why))
+			continue;
+		fprintf(md, "%s`%s` (%s)", left_out++ ? ", " : "\nNot run at this size (the tile does not divide it): ",
+			sg_variants[v].name, why);
+	}
+	if (left_out)
+		fputs(".\n", md);
 	gp_reference(ref, "sgemm", "regs@volkov", &gpu, NULL);
 	fprintf(md, "\nPaper (seed 000 Table 12, %s):\n\n", gpu ? gpu : "–");
 	gp_md_header(md, "paper", "volkov", "method1", "method2", "method3", "method4");

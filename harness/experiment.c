@@ -28,6 +28,15 @@ const char *gp_point_str(const struct gp_point *pt, const char *name)
 	abort();
 }
 
+int gp_point_given(const struct gp_point *pt, const char *name)
+{
+	for (size_t i = 0; i < pt->nparams; i++)
+		if (!strcmp(pt->params[i].name, name))
+			return (pt->given >> i) & 1;
+	gp_err("internal: no parameter '%s'", name);
+	abort();
+}
+
 void gp_point_format(const struct gp_point *pt, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -33,10 +33,13 @@ struct gp_point {
 	size_t nparams;
 	const char *str[GP_MAX_PARAMS];
 	long num[GP_MAX_PARAMS];
+	unsigned given; /* bit i: parameter i's values came from the suite, not its defaults */
 };
 
 long gp_point_int(const struct gp_point *pt, const char *name);
 const char *gp_point_str(const struct gp_point *pt, const char *name);
+/* 1 if the suite (or command line) gave this parameter's values, 0 if they are its defaults. */
+int gp_point_given(const struct gp_point *pt, const char *name);
 /* "threads=64 op=ffma" for progress lines. */
 void gp_point_format(const struct gp_point *pt, char *buf, size_t len);
 

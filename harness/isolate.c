@@ -282,6 +282,10 @@ static void failed_row(struct gp_table *t, const struct gp_sweep *sw, size_t p, 
 		if (gp_table_col(t, pt.params[k].name) >= 0)
 			gp_row_str(t, pt.params[k].name, pt.str[k]);
 	gp_row_str(t, "status", why);
+	if (gp_table_col(t, "conditions") >= 0)
+		gp_row_str(t, "conditions", "n/a: not measured");
+	if (gp_table_col(t, "throttle") >= 0)
+		gp_row_str(t, "throttle", "n/a: not measured");
 	if (gp_row_end(t, err, sizeof err))
 		gp_err("internal: failed row: %s", err);
 }

@@ -50,6 +50,8 @@ static int metric_cell(const struct gp_meas *m, const char *col, double *v)
 int gp_meas_condition_cell(const struct gp_meas *m, const char *col, char *buf, size_t len)
 {
 	const struct gp_power *b = &m->priv->before, *a = &m->priv->after;
+	/* A point that did not run (n/a) has no conditions; NVML was never asked. */
+	const char *none = m->priv->na ? "n/a: not measured" : "n/a: no NVML";
 	char r[160];
 
 	if (!strcmp(col, "nvml_sm_MHz"))
@@ -60,7 +62,7 @@ int gp_meas_condition_cell(const struct gp_meas *m, const char *col, char *buf, 
 		return gp_format_num(buf, len, a->valid ? a->temp_C : NAN), 1;
 	if (!strcmp(col, "throttle")) {
 		snprintf(buf, len, "%s", a->valid ? gp_nvml_reasons(a->reasons | (b->valid ? b->reasons : 0), r, sizeof r)
-						  : "n/a: no NVML");
+						  : none);
 		return 1;
 	}
 	if (!strcmp(col, "reps_stop")) {
@@ -70,7 +72,7 @@ int gp_meas_condition_cell(const struct gp_meas *m, const char *col, char *buf, 
 	if (strcmp(col, "conditions"))
 		return 0;
 	if (!a->valid)
-		snprintf(buf, len, "n/a: no NVML");
+		snprintf(buf, len, "%s", none);
 	else if (gp_nvml_limiting(a->reasons | (b->valid ? b->reasons : 0)))
 		snprintf(buf, len, "throttled: %s", gp_nvml_reasons(a->reasons | (b->valid ? b->reasons : 0), r, sizeof r));
 	else if (b->valid && fabs(a->sm_MHz - b->sm_MHz) > 0.02 * fmax(a->sm_MHz, b->sm_MHz))

@@ -162,7 +162,8 @@ static int prepare(const struct gp_run_opts *o, struct gp_suite *s, char *suite_
 			gp_err("%s", err);
 			goto config_error;
 		}
-		snprintf(suite_name, len, "%s", path);
+		/* The default suite by its name in the tree, not this machine's path to it. */
+		snprintf(suite_name, len, "%s", o->suite ? path : "configs/default.csv");
 	} else {
 		snprintf(suite_name, len, "(command line)");
 	}

@@ -267,6 +267,7 @@ int gp_sweep_init(struct gp_sweep *sw, const struct gp_suite_item *it, char *err
 	sw->npoints = 1;
 	for (size_t i = 0; i < im->nparams; i++) {
 		const char *list = it->values[i] ? it->values[i] : im->params[i].defaults;
+		sw->given |= it->values[i] ? 1u << i : 0u;
 		if (gp_param_values(&im->params[i], list, &sw->vals[i], err, errlen))
 			goto error;
 		if (sw->npoints > GP_MAX_POINTS / sw->vals[i].n) {
@@ -287,6 +288,7 @@ void gp_sweep_point(const struct gp_sweep *sw, size_t i, struct gp_point *pt)
 
 	pt->params = im->params;
 	pt->nparams = im->nparams;
+	pt->given = sw->given;
 	for (size_t k = im->nparams; k-- > 0;) {
 		size_t n = sw->vals[k].n, j = i % n;
 		pt->str[k] = sw->vals[k].str[j];

@@ -43,6 +43,7 @@ struct gp_sweep {
 	const struct gp_experiment *exp;
 	struct gp_values vals[GP_MAX_PARAMS];
 	size_t npoints;
+	unsigned given; /* bit i: parameter i's values came from the suite */
 };
 
 int gp_sweep_init(struct gp_sweep *sw, const struct gp_suite_item *it, char *err, size_t errlen);
