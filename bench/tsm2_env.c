@@ -20,6 +20,7 @@ extern const unsigned char gp_image_bench_tsm2_aux[], gp_image_bench_sgemm_clock
 #define REF_SAMPLES 64
 #define STREAM_BYTES (1024ul << 20) /* 1 GiB: 20 x the 50 MB L2 */
 #define CHASE_HOPS 4096
+#define CHASE_SEGS 16 /* chain segments: one per repetition, each cold */
 
 struct tsm2_env tsm2_env;
 
@@ -51,11 +52,12 @@ static const struct gp_probe stream_probe = {
 };
 
 struct chase {
-	CUdeviceptr buf, out, sink, start;
-	CUfunction chase, clock, stream;
+	CUdeviceptr buf, out, sink, flush;
+	CUfunction chase, clock;
 	const unsigned long long *h_out;
-	long lines, n4;
-	int hops, iters;
+	long lines;
+	size_t flush_bytes;
+	int hops, iters, seg;
 };
 
 /* The chain: hop h at a pseudo-random 128-byte line of 1 GiB, pointing at hop h + 1. */
@@ -66,36 +68,38 @@ static int chase_setup(struct gp_meas *m)
 	int rc;
 
 	c->lines = (long)(STREAM_BYTES / TSM2_CHASE_LINE);
-	c->n4 = (long)(STREAM_BYTES / 16);
+	c->flush_bytes = 4 * (size_t)(m->dev->l2_bytes > 16 << 20 ? m->dev->l2_bytes : 16 << 20);
 	c->hops = CHASE_HOPS;
 	c->iters = CLOCK_ITERS;
 	if ((rc = gp_meas_kernel(m, "tsm2_chain")) || (rc = gp_meas_buf(m, &c->buf, STREAM_BYTES, GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &c->out, 2 * sizeof(unsigned long long), GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &c->sink, 1024 * sizeof(float), GP_NO_POISON)) ||
 	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_chase", &c->chase)) ||
-	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_stream", &c->stream)) ||
+	    (rc = gp_meas_buf(m, &c->flush, c->flush_bytes, GP_NO_POISON)) ||
 	    (rc = gp_kernel(m->dev, gp_image_bench_sgemm_clock, "sg_clock", &c->clock)))
 		return rc;
 	chain = m->fn;
 	c->h_out = gp_meas_readback(m, c->out, 2 * sizeof(unsigned long long), GP_EVERY_REP);
-	c->start = c->buf + (CUdeviceptr)(tsm2_chase_line(0, c->lines) * TSM2_CHASE_LINE);
 	gp_meas_clock(m);
-	return gp_launch(chain, (unsigned)((c->hops + 255) / 256), 256, 0,
-			 (void *[]){ &c->buf, &c->lines, &c->hops }, NULL);
+	const int all = c->hops * CHASE_SEGS;
+	return gp_launch(chain, (unsigned)((all + 255) / 256), 256, 0, (void *[]){ &c->buf, &c->lines, (void *)&all },
+			 NULL);
 }
 
-/* A read of the whole 1 GiB buffer first, so the chain's lines (written into the L2 by
- * tsm2_chain, and read by the previous repetition) have left the L2: the chase then measures
- * memory, not a mixture of L2 hits and misses (a single cold pass did: 435-515 cycles from run
- * to run on H100s). One thread follows the chain; then the GEMM benches' FFMA clock kernel,
- * one block of 256 per SM, writes the clock sample. */
+/* The chain is CHASE_SEGS segments of `hops`; each repetition chases the next one, after a write
+ * of 4 L2 sizes that pushes out what the chain's own writes and the last repetition left in the
+ * L2: the chase then measures memory, not a mixture of L2 hits and misses. (A single pass over
+ * lines tsm2_chain had just written read 435-515 cycles from run to run on H100s; reading 1 GiB
+ * first did not help: streaming reads do not displace those lines.) Then the GEMM benches' FFMA
+ * clock kernel, one block of 256 per SM, writes the clock sample. */
 static int chase_launch(struct gp_meas *m)
 {
 	struct chase *c = m->ctx;
+	const long first = (long)(c->seg++ % CHASE_SEGS) * c->hops;
+	CUdeviceptr start = c->buf + (CUdeviceptr)(tsm2_chase_line((uint64_t)first, c->lines) * TSM2_CHASE_LINE);
 
-	GP_CU(cuLaunchKernel(c->stream, (unsigned)m->dev->sms * 4, 1, 1, 512, 1, 1, 0, NULL,
-			     (void *[]){ &c->buf, &c->n4, &c->sink }, NULL));
-	GP_CU(cuLaunchKernel(c->chase, 1, 1, 1, 1, 1, 1, 0, NULL, (void *[]){ &c->start, &c->hops, &c->out }, NULL));
+	GP_CU(cuMemsetD32Async(c->flush, (unsigned)c->seg, c->flush_bytes / 4, NULL));
+	GP_CU(cuLaunchKernel(c->chase, 1, 1, 1, 1, 1, 1, 0, NULL, (void *[]){ &start, &c->hops, &c->out }, NULL));
 	GP_CU(cuLaunchKernel(c->clock, (unsigned)m->dev->sms, 1, 1, 256, 1, 1, 0, NULL,
 			     (void *[]){ &c->sink, &c->iters, gp_meas_clock(m) }, NULL));
 	return 0;
