@@ -53,7 +53,7 @@ static const struct gp_probe stream_probe = {
 
 struct chase {
 	CUdeviceptr buf, out, sink, flush;
-	CUfunction chase, clock;
+	CUfunction chase, clock, fill;
 	const unsigned long long *h_out;
 	long lines;
 	size_t flush_bytes;
@@ -76,6 +76,7 @@ static int chase_setup(struct gp_meas *m)
 	    (rc = gp_meas_buf(m, &c->sink, 1024 * sizeof(float), GP_NO_POISON)) ||
 	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_chase", &c->chase)) ||
 	    (rc = gp_meas_buf(m, &c->flush, c->flush_bytes, GP_NO_POISON)) ||
+	    (rc = gp_kernel(m->dev, gp_image_bench_tsm2_aux, "tsm2_fill_f", &c->fill)) ||
 	    (rc = gp_kernel(m->dev, gp_image_bench_sgemm_clock, "sg_clock", &c->clock)))
 		return rc;
 	chain = m->fn;
@@ -86,19 +87,26 @@ static int chase_setup(struct gp_meas *m)
 			 NULL);
 }
 
-/* The chain is CHASE_SEGS segments of `hops`; each repetition chases the next one, after a write
- * of 4 L2 sizes that pushes out what the chain's own writes and the last repetition left in the
- * L2: the chase then measures memory, not a mixture of L2 hits and misses. (A single pass over
- * lines tsm2_chain had just written read 435-515 cycles from run to run on H100s; reading 1 GiB
- * first did not help: streaming reads do not displace those lines.) Then the GEMM benches' FFMA
- * clock kernel, one block of 256 per SM, writes the clock sample. */
+/* The chain is CHASE_SEGS segments of `hops`; each repetition chases the next one, after plain
+ * stores over 4 L2 sizes, so that what the chain's own writes and the last repetition left in
+ * the L2 is pushed out. Open: the median of five still varies from run to run (H100: 507-693
+ * cycles over five runs, against 678-680 for lat_mem's HBM level); a single pass over the lines
+ * tsm2_chain had just written read 435-515. Reading 1 GiB first (tsm2_stream's loads are
+ * evict-first) or cuMemsetD32 over 4 L2 sizes changed nothing. Then the GEMM benches' FFMA clock
+ * kernel, one block of 256 per SM, writes the clock sample. */
 static int chase_launch(struct gp_meas *m)
 {
 	struct chase *c = m->ctx;
 	const long first = (long)(c->seg++ % CHASE_SEGS) * c->hops;
 	CUdeviceptr start = c->buf + (CUdeviceptr)(tsm2_chase_line((uint64_t)first, c->lines) * TSM2_CHASE_LINE);
 
-	GP_CU(cuMemsetD32Async(c->flush, (unsigned)c->seg, c->flush_bytes / 4, NULL));
+	const int n = (int)(c->flush_bytes / sizeof(float)), one = 1;
+	const long total = n;
+	const unsigned long long seed = (unsigned long long)c->seg;
+
+	GP_CU(cuLaunchKernel(c->fill, (unsigned)m->dev->sms * 4, 1, 1, 256, 1, 1, 0, NULL,
+			     (void *[]){ &c->flush, (void *)&n, (void *)&one, (void *)&n, (void *)&total, (void *)&seed },
+			     NULL));
 	GP_CU(cuLaunchKernel(c->chase, 1, 1, 1, 1, 1, 1, 0, NULL, (void *[]){ &start, &c->hops, &c->out }, NULL));
 	GP_CU(cuLaunchKernel(c->clock, (unsigned)m->dev->sms, 1, 1, 256, 1, 1, 0, NULL,
 			     (void *[]){ &c->sink, &c->iters, gp_meas_clock(m) }, NULL));
