@@ -74,7 +74,7 @@ asan: asan-build $(TEST_FIXTURES)
 # valgrind error (exit 1 after every test passed) as a failure of that program.
 # Left out: the programs whose subject is the gpuprobe binary they spawn (children are not traced,
 # so valgrind would check only the test driver; the ASan pass runs that binary instrumented).
-VALGRIND_SKIP ?= test_cli test_charts test_badinput test_reliability
+VALGRIND_SKIP ?= test_cli test_cli_report test_charts test_badinput test_reliability
 VALGRIND_TEST_BIN := $(filter-out $(BUILD)/tests/test_gpu% $(VALGRIND_SKIP:%=$(BUILD)/tests/%),$(TEST_BIN)) $(LINK_TEST)
 valgrind: all $(LINK_TEST) $(TEST_FIXTURES)
 	$(Q)command -v $(VALGRIND) >/dev/null || { echo "make valgrind: $(VALGRIND) not found (Debian package valgrind)" >&2; exit 2; }

@@ -1,0 +1,356 @@
+/* test_cli_report.c — `gpuprobe report` as a user meets it, run as a child process: it needs no
+ * GPU and no gnuplot, refuses what is not a run directory or a malformed meta.csv in one line,
+ * writes REPORT.md for a made-up run, and renders the committed runs' reports and charts again
+ * from their CSVs (the numbers and cells they must show, gnuplot's messages where it fails).
+ * The binary is $GPUPROBE, else bin/gpuprobe (make test runs from the repository root). Split
+ * from test_cli.c, which keeps the rest of the command line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "gp.h"
+#include "cli_test.h"
+#include "run_dir_test.h"
+#include "version.h"
+#include "experiment.h"
+
+#define RUN(dir, ...) run_env((dir), NULL, (const char *const[]){ __VA_ARGS__, NULL })
+#define T(f) cmocka_unit_test_setup_teardown(f, tmp_setup, tmp_teardown)
+
+static int group_setup(void **state)
+{
+	(void)state;
+	if (access(binary(), X_OK)) {
+		fprintf(stderr, "test_cli_report: %s is not an executable (set GPUPROBE or run from the "
+				"repository root after make)\n", binary());
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- report: no GPU, no gnuplot */
+
+static void test_report_not_a_run_dir(void **state)
+{
+	struct result r = RUN(*state, "report", *state);
+
+	one_line_error(&r, GP_EUSAGE, "meta.csv");
+	result_free(&r);
+	r = RUN(*state, "report");
+	one_line_error(&r, GP_EUSAGE, NULL);
+	result_free(&r);
+}
+
+static void test_report_bad_meta(void **state)
+{
+	char path[PATH_MAX];
+	struct result r;
+
+	snprintf(path, sizeof path, "%s/meta.csv", (char *)*state);
+	write_file(path, "name,thing\na,b\n");
+	r = RUN(*state, "report", *state);
+	one_line_error(&r, GP_ECONFIG, "meta.csv");
+	snprintf(path, sizeof path, "%s/REPORT.md", (char *)*state);
+	assert_false(exists(path));
+	result_free(&r);
+}
+
+static void test_report_writes_markdown(void **state)
+{
+	static const char *const env[] = { "GNUPLOT=/nonexistent/gnuplot", NULL };
+	char run[PATH_MAX], path[PATH_MAX + 16], *md;
+	struct dirent **ents;
+	struct result r;
+	int n;
+
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3/20250101-000000", (char *)*state);
+	snprintf(path, sizeof path, "%s/h100-80gb-hbm3", (char *)*state);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+	r = run_env(*state, env, (const char *const[]){ "report", run, NULL });
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	if (!strstr(md, "NVIDIA H100 80GB HBM3") || !strstr(md, "4.125") || !strstr(md, "lat_ffma") ||
+	    !strstr(md, "tput_fp32"))
+		fail_msg("REPORT.md lacks the device name, the measured value or a section:\n%s", md);
+	free(md);
+	/* no temporary file left, inputs still there */
+	n = scandir(run, &ents, NULL, alphasort);
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		if (strstr(ents[i]->d_name, ".tmp."))
+			fail_msg("temporary file %s left in the run directory", ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+	snprintf(path, sizeof path, "%s/lat_ffma.csv", run);
+	assert_true(exists(path));
+	result_free(&r);
+}
+
+/* Copy the CSVs of a committed run (its measured tables, meta and profile; not the report's own
+ * roofline/models outputs) into a fresh run directory DIR/h100-80gb-hbm3/<name of the run>,
+ * which is written to run; returns how many. */
+static int copy_committed_csvs(const char *committed, const char *dir, char *run, size_t runlen)
+{
+	char from[PATH_MAX + 64], to[PATH_MAX + 64];
+	struct dirent **ents;
+	int n, csvs = 0;
+
+	if (access(committed, R_OK))
+		fail_msg("%s not readable (make test runs from the repository root)", committed);
+	snprintf(run, runlen, "%s/h100-80gb-hbm3", dir);
+	if (mkdir(run, 0700) && errno != EEXIST)
+		fail_msg("mkdir %s: %s", run, strerror(errno));
+	snprintf(run, runlen, "%s/h100-80gb-hbm3/%s", dir, strrchr(committed, '/') + 1);
+	assert_int_equal(mkdir(run, 0700), 0);
+	n = scandir(committed, &ents, NULL, alphasort);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		const char *d = ents[i]->d_name;
+		const size_t l = strlen(d);
+		if (l > 4 && !strcmp(d + l - 4, ".csv") && strcmp(d, "roofline.csv") && strcmp(d, "models.csv")) {
+			char *text;
+			size_t len;
+			snprintf(from, sizeof from, "%s/%s", committed, d);
+			snprintf(to, sizeof to, "%s/%s", run, d);
+			text = gp_read_file(from, &len);
+			assert_non_null(text);
+			write_bytes(to, text, len);
+			free(text);
+			csvs++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return csvs;
+}
+
+/* A chart file exists, is not trivially small and, for SVG, holds the given text. */
+static void assert_chart(const char *run, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof path, "%s/%s.%s", run, name, k ? "png" : "svg");
+		if (stat(path, &st) || st.st_size < 1000)
+			fail_msg("%s missing or empty", path);
+	}
+	if (text) {
+		char *svg;
+		snprintf(path, sizeof path, "%s/%s.svg", run, name);
+		svg = slurp(path);
+		if (!strstr(svg, text))
+			fail_msg("%s does not show \"%s\"", path, text);
+		free(svg);
+	}
+}
+
+/* `gpuprobe report RUN` must succeed; returns its REPORT.md. */
+static char *render_report(const char *dir, const char *run)
+{
+	char path[PATH_MAX + 16];
+	struct result r = RUN(dir, "report", run);
+
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	result_free(&r);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	return slurp(path);
+}
+
+static int have_gnuplot(void)
+{
+	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* The committed H100 reference run (the default suite) re-rendered from its CSVs alone, as CI
+ * does on a machine without a GPU: exit 0, a section in its paper's layout for every experiment
+ * of the registry (measured or "did not run"), the models, the Table 5 planner and the profile,
+ * the paper GPUs' numbers beside ours, and, where gnuplot is installed (CI installs it), both
+ * chart files of every experiment that has a CSV and of the roofline. */
+#define COMMITTED_RUN "results/h100-80gb-hbm3/20261123-155721"
+static void test_report_committed_run(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX + 64], *md;
+	const int gnuplot = have_gnuplot();
+
+	assert_true(copy_committed_csvs(COMMITTED_RUN, *state, run, sizeof run) > 30);
+	md = render_report(*state, run);
+	for (size_t e = 0; e < gp_nexperiments; e++) {
+		const char *name = gp_experiments[e]->name;
+		char head[128], chart[160];
+		snprintf(head, sizeof head, "## %s — ", name);
+		if (!strstr(md, head))
+			fail_msg("REPORT.md has no section for %s", name);
+		snprintf(path, sizeof path, "%s/%s.csv", run, name);
+		if (!gnuplot || !exists(path))
+			continue;
+		snprintf(chart, sizeof chart, "![%s](%s.svg)", name, name);
+		if (!strstr(md, chart))
+			fail_msg("REPORT.md does not show the %s chart", name);
+		assert_chart(run, name, NULL);
+	}
+	if (!strstr(md, "## Models") || !strstr(md, "## Schedule planner (seed 001 Table 5") ||
+	    !strstr(md, "## Tuning profile") || !strstr(md, "K20m") || !strstr(md, "C1060") || !strstr(md, "V100"))
+		fail_msg("REPORT.md lacks the models, the planner, the profile or the paper GPUs' numbers");
+	/* With the build's SGEMM cubin (make builds it) the planner shows what sgemm_29 achieves. */
+	if (!access("build/cubins/sgemm.sm_90.cubin", R_OK) && !strstr(md, "Achieved by `sgemm_29_warptile`"))
+		fail_msg("REPORT.md lacks the load-to-use distances sgemm_29 achieves");
+	if (gnuplot) {
+		snprintf(path, sizeof path, "%s/roofline.svg", run);
+		assert_true(exists(path));
+	} else {
+		print_message("gnuplot not installed: charts not checked\n");
+	}
+	free(md);
+}
+
+/* A committed run, its report rendered again here: how many CSVs it has at least, strings its
+ * REPORT.md must hold, and charts (name, a text their SVG must hold). */
+struct committed_case {
+	const char *run;
+	int min_csvs;
+	const char *md[4];
+	const char *chart[4][2];
+};
+
+static void check_committed_run(void **state, const struct committed_case *c)
+{
+	char run[PATH_MAX], *md;
+
+	assert_true(copy_committed_csvs(c->run, *state, run, sizeof run) >= c->min_csvs);
+	md = render_report(*state, run);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(c->md) && c->md[i]; i++)
+		if (!strstr(md, c->md[i]))
+			fail_msg("%s: REPORT.md lacks \"%s\":\n%s", c->run, c->md[i], md);
+	free(md);
+	if (!have_gnuplot()) {
+		print_message("gnuplot not installed: charts of %s not checked\n", c->run);
+		return;
+	}
+	for (size_t i = 0; i < GP_ARRAY_SIZE(c->chart) && c->chart[i][0]; i++)
+		assert_chart(run, c->chart[i][0], c->chart[i][1]);
+}
+
+/* The committed paper sweeps: seed 001's square sizes to 12288 give the report its Figure 9 table
+ * (the 12x12 steps need sizes divisible by 192) and the SGEMM chart its third panel; the
+ * occupancy chart has a panel per size, with cuBLAS; the shapes run at W = 384..3072 has every
+ * fixed-tile kernel on every shape. */
+static void test_report_paper_sgemm_runs(void **state)
+{
+	static const struct committed_case cases[] = {
+		{ "results/h100-80gb-hbm3/20261123-170746", 3,
+		  { "Seed 001 Figure 9 layout at 12288", "| 4 | sgemm_28_k1_12x12_nordb | 2", "| 12288 |" },
+		  { { "sgemm", "Figure 9 steps at 12288" } } },
+		{ "results/h100-80gb-hbm3/20261123-170650", 6,
+		  { "| sgemm_07_method2 | 3072 |", "Seed 001 Figure 8 layout" },
+		  { { "sgemm_occupancy", "m = n = k = 3072" },
+		    { "sgemm_occupancy", "cuBLAS" },
+		    { "sgemm_shapes", "4ww4w" } } },
+		{ "results/h100-80gb-hbm3/20261123-183015", 3,
+		  { "| w4ww | 3072 | sgemm_43_tc3xtf32_128x256 |", "| 4w2ww | 3072 | sgemm_29_warptile |",
+		    "| www | 384 | sgemm_26_k1_12x12 |" },
+		  { { "sgemm_shapes", "sgemm_43_tc3xtf32_128x256" } } },
+	};
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cases); i++)
+		check_committed_run(state, &cases[i]);
+}
+
+/* The paper suite's probe runs: a TLB sweep over two page strides gets a level table and a curve
+ * per stride (the first stride alone hid the 32 MiB curve); a register-bank run whose 8-warp
+ * points all faulted still gets its table and chart at the most warps that ran; TSM2R at two t3
+ * per kernel and m (the chart keeps the best), interrupted by the call's limit, says so and still
+ * has the ladder. */
+static void test_report_paper_probe_runs(void **state)
+{
+	static const struct committed_case cases[] = {
+		{ "results/h100-80gb-hbm3/20261123-185445", 4,
+		  { "Page-stride chase, `cg` path, 2048 KiB stride:", "Page-stride chase, `cg` path, 32768 KiB stride:" },
+		  { { "lat_mem_tlb", "cg path, 32 MiB stride" } } },
+		{ "results/h100-80gb-hbm3/20261123-184557", 10,
+		  { "Rows at 4 warps per SMSP." },
+		  { { "regbank_ffma", "reuse on every source" } } },
+		{ "results/h100-80gb-hbm3/20261123-190547", 3,
+		  { "| v0 | single |", "| v3 | double |", "| status | interrupted |" },
+		  { { "tsm2r", "double, n = 16: speedup" } } },
+	};
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cases); i++)
+		check_committed_run(state, &cases[i]);
+}
+
+/* gnuplot's messages are shown only when it fails: a series the run did not measure ("no valid
+ * points") is normal and must not bury a real error, which must still reach stderr. */
+static void test_report_gnuplot_messages(void **state)
+{
+	char run[PATH_MAX], fake[PATH_MAX], gp_env[PATH_MAX + 16];
+	struct result r;
+
+	snprintf(fake, sizeof fake, "%s/fake-gnuplot", (char *)*state);
+	write_file(fake, "#!/bin/sh\n"
+			 "echo '\"x.gp\" line 3: warning: Skipping data file with no valid points' >&2\n"
+			 "echo 'fake gnuplot: the real problem' >&2\n"
+			 "exit ${FAKE_GNUPLOT_RC:-0}\n");
+	assert_int_equal(chmod(fake, 0700), 0);
+	snprintf(gp_env, sizeof gp_env, "GNUPLOT=%s", fake);
+	snprintf(run, sizeof run, "%s/h100-80gb-hbm3", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	strcat(run, "/20250101-000000");
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=0", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	if (strstr(r.err, "no valid points") || strstr(r.err, "real problem"))
+		fail_msg("a successful gnuplot's messages reached stderr:\n%s", r.err);
+	result_free(&r);
+
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=1", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	assert_int_not_equal(r.status, 0);
+	if (!strstr(r.err, "fake gnuplot: the real problem") || !strstr(r.err, "gnuplot failed"))
+		fail_msg("a failing gnuplot's error did not reach stderr:\n%s", r.err);
+	if (strstr(r.err, "no valid points"))
+		fail_msg("the harmless warning was shown with the error:\n%s", r.err);
+	result_free(&r);
+}
+
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_report_not_a_run_dir),
+		T(test_report_bad_meta),
+		T(test_report_writes_markdown),
+		T(test_report_committed_run),
+		T(test_report_paper_sgemm_runs),
+		T(test_report_paper_probe_runs),
+		T(test_report_gnuplot_messages),
+	};
+
+	return cmocka_run_group_tests_name("cli_report", tests, group_setup, NULL);
+}
