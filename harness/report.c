@@ -69,12 +69,63 @@ static void md_table(FILE *md, const struct gp_table *t)
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *v = t->cells[r * t->ncols + c];
+			char num[64];
+			double x;
+			/* numbers to 4 significant digits, as every other table of the report */
+			if (v && *v && !gp_parse_double(v, &x) && strpbrk(v, ".eE")) {
+				gp_md_fmt(num, sizeof num, x);
+				v = num;
+			}
 			fputs("| ", md);
 			for (const char *p = v ? v : ""; *p; p++)
 				fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, md);
 			fputc(' ', md);
 		}
 		fprintf(md, "|\n");
+	}
+	fputc('\n', md);
+}
+
+/* The profile keys the summary opens with, in this order (a key the run lacks is left out). */
+static const struct {
+	const char *key, *what;
+} headline[] = {
+	{ "ffma_latency", "FFMA latency" },
+	{ "fp32_tflops_achieved", "FP32 rate achieved" },
+	{ "ffma_ops_per_clk_per_sm", "FFMA per clock per SM" },
+	{ "lds_ffma_latency", "LDS -> FFMA latency" },
+	{ "l1_latency_cycles", "L1 hit latency" },
+	{ "l2_latency_cycles", "L2 hit latency (near)" },
+	{ "l2_far_latency_cycles", "L2 hit latency (far)" },
+	{ "hbm_latency_cycles", "HBM latency" },
+	{ "hbm_latency_ns", "HBM latency" },
+	{ "tlb1_reach_bytes", "first TLB level's reach" },
+	{ "lds128_bytes_per_clk_per_sm", "shared memory, LDS.128" },
+	{ "l2_read_bw_GBps", "L2 read" },
+	{ "hbm_read_bw_GBps", "HBM read" },
+	{ "hbm_write_bw_GBps", "HBM write" },
+	{ "register_banks", "register banks" },
+	{ "sgemm_best_gflops", "best SGEMM of the ladder" },
+	{ "sgemm_best_ratio_to_cublas", "best SGEMM / cuBLAS" },
+	{ "cublas_sgemm_gflops", "cuBLAS SGEMM" },
+	{ "tsm2r_v4_single_max_pct_hbm_read", "TSM2R V4 (float), of the HBM read rate" },
+};
+
+static void summary(FILE *md, const struct gp_table *prof)
+{
+	char cell[64];
+
+	fprintf(md, "## Summary\n\nThe headline numbers of this run's profile (all of it at the end, and in "
+		    "profile.csv); each experiment's section below sets them beside the paper's and the "
+		    "published values.\n\n| what | key | value | unit | method |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < GP_ARRAY_SIZE(headline); i++) {
+		const long r = gp_table_find(prof, 0, "key", headline[i].key, NULL);
+		double v;
+		if (r < 0 || gp_table_get_double(prof, (size_t)r, "value", &v))
+			continue;
+		gp_md_fmt(cell, sizeof cell, v);
+		fprintf(md, "| %s | `%s` | %s | %s | %s |\n", headline[i].what, headline[i].key, cell,
+			gp_table_get(prof, (size_t)r, "unit"), gp_table_get(prof, (size_t)r, "method"));
 	}
 	fputc('\n', md);
 }
@@ -113,7 +164,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 		"command_line",
 	};
 	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512], cubin[PATH_MAX];
-	struct gp_table *meta, *ref, *prof;
+	struct gp_table *meta, *ref, *prof = NULL;
 	FILE *md = NULL;
 	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0;
 
@@ -156,6 +207,11 @@ int gp_cmd_report(const char *dir, int plots_only)
 		for (size_t i = 0; i < GP_ARRAY_SIZE(meta_keys); i++)
 			fprintf(md, "| %s | %s |\n", meta_keys[i], meta_get(meta, meta_keys[i]));
 		fputc('\n', md);
+		snprintf(path, sizeof path, "%s/profile.csv", dir);
+		if ((prof = gp_table_load(path, err, sizeof err)) && gp_table_col(prof, "key") >= 0 &&
+		    gp_table_col(prof, "value") >= 0)
+			summary(md, prof);
+		gp_table_free(prof);
 	}
 	for (size_t i = 0; i < gp_nexperiments; i++) {
 		const struct gp_experiment *e = gp_experiments[i];
@@ -197,16 +253,15 @@ int gp_cmd_report(const char *dir, int plots_only)
 					charts++;
 				}
 			}
-			if (md)
+			snprintf(out, sizeof out, "%s/%s.svg", dir, e->name);
+			if (md && file_exists(out)) /* no broken image link where no chart was rendered */
 				fprintf(md, "![%s](%s.svg)\n\n", e->name, e->name);
 		}
 		if (md && (an = gp_analysis_find(e->name)) && an->report)
 			an->report(md, t, ref);
-		if (md) {
-			fprintf(md, "<details><summary>All columns (%s.csv)</summary>\n\n", e->name);
-			md_table(md, t);
-			fprintf(md, "</details>\n\n");
-		}
+		if (md) /* the raw data is linked, not pasted (it was most of the report) */
+			fprintf(md, "All %zu rows and %zu columns: [%s.csv](%s.csv).\n\n", t->nrows, t->ncols, e->name,
+				e->name);
 		gp_table_free(t);
 	}
 	if (md) {

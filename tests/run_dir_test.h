@@ -30,7 +30,8 @@ static __attribute__((unused)) void make_run_dir(const char *dir)
 		assert_int_equal(gp_row_begin(t), 0);
 		for (size_t c = 0; c < e->impl->ncolumns; c++)
 			assert_int_equal(gp_row_str(t, e->impl->columns[c], "1"), 0);
-		assert_int_equal(gp_row_int(t, "threads", row ? 1024 : 32), 0);
+		assert_int_equal(gp_row_str(t, "operand", "reg"), 0);
+		assert_int_equal(gp_row_int(t, "threads", row ? 1024 : 1), 0);
 		assert_int_equal(gp_row_num(t, "cycles_per_ffma_min", 4.125), 0);
 		assert_int_equal(gp_row_str(t, "status", "ok"), 0);
 		assert_int_equal(gp_row_end(t, err, sizeof err), 0);

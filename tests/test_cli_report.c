@@ -234,6 +234,30 @@ struct committed_case {
 	const char *chart[4][2];
 };
 
+/* The report after the redesign's reference run: it opens with a one-screen summary of the
+ * profile's headline numbers (before any experiment's section), links each experiment's CSV
+ * instead of pasting it, and stays within 120 KB (it was 646 KB with the CSVs pasted). */
+#define REFERENCE_RUN "results/h100-80gb-hbm3/20261124-062440"
+static void test_report_summary_and_size(void **state)
+{
+	char run[PATH_MAX], *md;
+	const char *sum, *first;
+
+	assert_true(copy_committed_csvs(REFERENCE_RUN, *state, run, sizeof run) > 30);
+	md = render_report(*state, run);
+	sum = strstr(md, "## Summary");
+	first = strstr(md, "## lat_ffma — ");
+	assert_non_null(sum);
+	assert_non_null(first);
+	assert_true(sum < first);
+	assert_non_null(strstr(sum, "| FFMA latency | `ffma_latency` | 4.027 | cycles |"));
+	assert_non_null(strstr(md, "[lat_ffma.csv](lat_ffma.csv)"));
+	assert_null(strstr(md, "<details>"));
+	if (strlen(md) > 120 * 1024)
+		fail_msg("REPORT.md is %zu bytes (at most 120 KB)", strlen(md));
+	free(md);
+}
+
 static void check_committed_run(void **state, const struct committed_case *c)
 {
 	char run[PATH_MAX], *md;
@@ -347,6 +371,7 @@ int main(void)
 		T(test_report_bad_meta),
 		T(test_report_writes_markdown),
 		T(test_report_committed_run),
+		T(test_report_summary_and_size),
 		T(test_report_paper_sgemm_runs),
 		T(test_report_paper_probe_runs),
 		T(test_report_gnuplot_messages),

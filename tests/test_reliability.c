@@ -158,7 +158,7 @@ static void test_report_full_disk(void **state)
 	md = gp_read_file(path, &full);
 	assert_non_null(md);
 	free(md);
-	assert_true(full > 20000);
+	assert_true(full > 4098); /* so that every cut below falls inside the report */
 	write_file(path, "# an earlier report\n");
 	before = snapshot(run);
 	const long limits[] = { 0, 1, 4095, 4096, 4097, (long)full / 2, (long)full - 1 };
