@@ -119,10 +119,18 @@ static void evidence(const double *footprint, const double *latency, struct gp_c
 		lv->capacity = k + 1 < r->nlevels ? crossing(footprint, latency, r, k) : 0;
 		lv->npoints = lv->last - lv->first + 1;
 		lv->step_noise = lv->step_t = 0;
+		lv->separated = 0;
 		if (k + 1 < r->nlevels) {
-			const size_t n2 = r->level[k + 1].last - r->level[k + 1].first + 1;
-			lv->step_noise = fabs(log(r->level[k + 1].latency / lv->latency)) / noise;
+			const struct gp_cp_level *nx = &r->level[k + 1];
+			const size_t n2 = nx->last - nx->first + 1;
+			double lo = INFINITY, hi = -INFINITY, nlo = INFINITY, nhi = -INFINITY;
+			lv->step_noise = fabs(log(nx->latency / lv->latency)) / noise;
 			lv->step_t = lv->step_noise / sqrt(1.0 / (double)lv->npoints + 1.0 / (double)n2);
+			for (size_t q = lv->first; q <= lv->last; q++)
+				lo = fmin(lo, latency[q]), hi = fmax(hi, latency[q]);
+			for (size_t q = nx->first; q <= nx->last; q++)
+				nlo = fmin(nlo, latency[q]), nhi = fmax(nhi, latency[q]);
+			lv->separated = nx->latency > lv->latency ? nlo > hi : nhi < lo;
 		}
 	}
 }
@@ -163,7 +171,8 @@ int gp_changepoint_supported(const double *footprint, const double *latency, siz
 int gp_cp_supported(const struct gp_cp_result *r, size_t k)
 {
 	return k + 1 < r->nlevels && r->level[k].step_t >= GP_CP_MIN_T && r->level[k].step_noise >= GP_CP_MIN_NOISE &&
-	       r->level[k].npoints >= GP_CP_MIN_POINTS && r->level[k + 1].npoints >= GP_CP_MIN_POINTS;
+	       r->level[k].separated && r->level[k].npoints >= GP_CP_MIN_POINTS &&
+	       r->level[k + 1].npoints >= GP_CP_MIN_POINTS;
 }
 
 int gp_changepoint(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r)

@@ -27,6 +27,9 @@ struct gp_cp_level {
 				 * noise (the larger of sigma and sigma_fit); 0 for the last level */
 	double step_t;          /* the same step over its standard error, noise x sqrt(1/n1 + 1/n2):
 				 * how surely the two plateaus differ; 0 for the last level */
+	int separated;          /* every point of the next plateau lies beyond every point of this
+				 * one (above it for a step up): a level change, not a wavering curve
+				 * whose averages differ; 0 for the last level */
 };
 
 struct gp_cp_result {
@@ -47,7 +50,10 @@ struct gp_cp_result {
 
 /* Evidence a boundary needs to be published: both plateaus of at least GP_CP_MIN_POINTS points,
  * a step of at least GP_CP_MIN_T standard errors and at least GP_CP_MIN_NOISE times the
- * point-to-point noise. A weaker one is reported as "none detected". */
+ * point-to-point noise, and the two plateaus separated (no point of one inside the other's
+ * range: a curve that wavers by a few cycles from footprint to footprint has averages that
+ * differ by many standard errors without any level changing). A weaker one is reported as
+ * "none detected". */
 #define GP_CP_MIN_POINTS 3
 #define GP_CP_MIN_T 6.0
 #define GP_CP_MIN_NOISE 2.0

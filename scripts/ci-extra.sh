@@ -8,7 +8,7 @@
 # for clang with the libFuzzer runtime and for valgrind and names the Debian packages if they
 # are missing. Bounded: about 3 minutes on 2 cores after `make all` (FUZZ_SECONDS=60).
 # Usage: scripts/ci-extra.sh      env: JOBS (the cores), FUZZ_SECONDS (60), VALGRIND_SKIP (test
-# programs valgrind leaves out; default: mk/sanitize.mk's)
+# programs valgrind leaves out; default: mk/sanitize.mk's), VALGRIND_ONLY (just these)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -55,7 +55,7 @@ step() {
 t_start=$(date +%s)
 step fuzz $((FUZZ_SECONDS + 300)) make -j"$JOBS" fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step asan 600 make -j"$JOBS" asan TEST_JOBS="$JOBS"
-step valgrind 600 make -j"$JOBS" valgrind TEST_JOBS="$JOBS" VALGRIND_ORIGINS=no ${VALGRIND_SKIP:+VALGRIND_SKIP="$VALGRIND_SKIP"}
+step valgrind 600 make -j"$JOBS" valgrind TEST_JOBS="$JOBS" VALGRIND_ORIGINS=no ${VALGRIND_SKIP:+VALGRIND_SKIP="$VALGRIND_SKIP"} ${VALGRIND_ONLY:+VALGRIND_ONLY="$VALGRIND_ONLY"}
 wait "${pids[@]}"
 failed="" summary=""
 for name in "${names[@]}"; do

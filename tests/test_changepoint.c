@@ -255,6 +255,31 @@ static void test_evidence(void **state)
 	assert_int_equal(r.nlevels, 2);
 }
 
+/* A curve that wavers by a few cycles from footprint to footprint without any level changing:
+ * the H200's page-stride chase (results/h200/20261124-063552/lat_mem_tlb.csv, 4 MiB .. 8 GiB).
+ * Its two averages differ by 9 standard errors, but the plateaus overlap (280.0 on the left,
+ * 279.7 on the right): no boundary may be published. The H100's curve of the same run day
+ * (a rise from 274-278 to 280-286 cycles past 256 MiB) keeps its level. */
+static void test_wavering_is_not_a_level(void **state)
+{
+	static const double fp[] = { 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024,
+				     1536, 2048, 3072, 4096, 6144, 8192 };
+	static const double h200[] = { 275.549, 279.952, 278.827, 285.263, 286.533, 286.826, 285.39, 282.586,
+				       281.882, 279.735, 280.542, 284.142, 279.776, 284.392, 288.185, 288.474,
+				       288.777, 288.345, 289.62, 289.973, 289.473, 290.197, 290.548 };
+	static const double h100[] = { 268.72, 273.82, 274.87, 276.69, 277.77, 276.58, 276.32, 275.43,
+				       275.83, 276.90, 274.66, 277.53, 277.16, 279.79, 280.70, 283.34,
+				       283.86, 285.22, 284.76, 285.19, 285.38, 285.73, 285.63 };
+	struct gp_cp_result r;
+
+	(void)state;
+	assert_int_equal(gp_changepoint_supported(fp, h200, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 1);
+	assert_int_equal(gp_changepoint_supported(fp, h100, GP_ARRAY_SIZE(fp), GP_CP_TLB_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 2);
+	assert_true(r.level[0].separated);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_single_level),   cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_real_h100_capacities), cmocka_unit_test(test_merge_ratio),
 		cmocka_unit_test(test_evidence),
+		cmocka_unit_test(test_wavering_is_not_a_level),
 	};
 
 	return cmocka_run_group_tests_name("changepoint", tests, NULL, NULL);
