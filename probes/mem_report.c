@@ -155,8 +155,9 @@ static void lat_mem_tlb_derive(struct gp_profile *prof, const struct gp_table *t
 		if (!mem_levels(t, NULL, paths[p], -1, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
 			continue;
 		snprintf(method, sizeof method,
-			 "page-stride random chase, %s path, change-point levels (t >= %.0f, step >= %.0f noise)", paths[p],
-			 GP_CP_MIN_T, GP_CP_MIN_NOISE);
+			 "page-stride random chase, %s path, change-point levels (t >= %.0f, step >= %.0f noise, "
+			 "separated)",
+			 paths[p], GP_CP_MIN_T, GP_CP_MIN_NOISE);
 		gp_profile_add(prof, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
 		if (cp.nlevels < 2)
 			gp_profile_add_text(prof, "tlb1_reach_bytes", "none detected", "bytes", method, "lat_mem_tlb");
@@ -194,7 +195,8 @@ static void levels_md(FILE *md, const struct gp_table *t, const char *pattern, c
 	if (stride > 0)
 		fprintf(md, ", %.0f KiB stride", stride / 1024);
 	fprintf(md, ": %zu level%s over %zu footprints (noise %.3f in ln latency; a boundary is kept when its "
-		    "step is at least %.0f standard errors and %.0f times the noise, with %d points on each side)%s.\n\n",
+		    "step is at least %.0f standard errors and %.0f times the noise, with %d points on each side "
+		    "and the plateaus apart)%s.\n\n",
 		cp.nlevels, cp.nlevels == 1 ? "" : "s", n, fmax(cp.sigma, cp.sigma_fit), GP_CP_MIN_T, GP_CP_MIN_NOISE,
 		GP_CP_MIN_POINTS, cp.nlevels == 1 ? ": no step detected" : "");
 	gp_md_header(md, "level", "latency (cycles)", "footprints on the level", "capacity (last on level)",
