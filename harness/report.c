@@ -238,8 +238,15 @@ int gp_cmd_report(const char *dir, int plots_only)
 			rc = GP_ECONFIG;
 			continue;
 		}
+		/* A table without one ok row (every point faulted, say) has nothing to draw: no chart,
+		 * and the section says so instead of gnuplot failing on it. */
+		size_t ok_rows = 0;
+		for (size_t r = 0; r < t->nrows; r++)
+			ok_rows += gp_table_row_ok(t, r) != 0;
+		if (!ok_rows && md)
+			fprintf(md, "No data: none of its %zu rows is ok (their status column says why).\n\n", t->nrows);
 		snprintf(script, sizeof script, "%s/plots/%s.gp", gp_home(), e->name);
-		if (file_exists(script)) {
+		if (ok_rows && file_exists(script)) {
 			static const char *const ext[] = { "svg", "png" };
 			for (size_t k = 0; k < GP_ARRAY_SIZE(ext) && !no_gnuplot; k++) {
 				snprintf(out, sizeof out, "%s/%s.%s", dir, e->name, ext[k]);

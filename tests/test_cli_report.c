@@ -234,6 +234,36 @@ struct committed_case {
 	const char *chart[4][2];
 };
 
+/* A run in which every point faulted reports cleanly: exit 0, the section says "No data", and no
+ * chart is attempted (gnuplot used to fail on the empty table: exit 1 and a page of messages). */
+static void test_report_all_faulted(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX + 32], *md;
+	struct result r;
+
+	snprintf(run, sizeof run, "%s/run", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+	snprintf(path, sizeof path, "%s/lat_ffma.csv", run);
+	md = slurp(path);
+	assert_non_null(md);
+	for (char *p = strstr(md, ",ok"); p; p = strstr(p + 1, ",ok")) /* each row's status: a fault */
+		memcpy(p, ",no", 3);
+	write_file(path, md);
+	free(md);
+	r = RUN(*state, "report", run);
+	if (r.status)
+		show(&r);
+	assert_int_equal(r.status, 0);
+	result_free(&r);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	assert_non_null(strstr(md, "No data: none of its 2 rows is ok"));
+	free(md);
+	snprintf(path, sizeof path, "%s/lat_ffma.svg", run);
+	assert_false(exists(path));
+}
+
 /* The report after the redesign's reference run: it opens with a one-screen summary of the
  * profile's headline numbers (before any experiment's section), links each experiment's CSV
  * instead of pasting it, and stays within 120 KB (it was 646 KB with the CSVs pasted). */
@@ -372,6 +402,7 @@ int main(void)
 		T(test_report_writes_markdown),
 		T(test_report_committed_run),
 		T(test_report_summary_and_size),
+		T(test_report_all_faulted),
 		T(test_report_paper_sgemm_runs),
 		T(test_report_paper_probe_runs),
 		T(test_report_gnuplot_messages),
