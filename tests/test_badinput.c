@@ -150,8 +150,25 @@ static void test_sass_other_failures(void **state)
 	result_free(&r);
 
 	r = RUN("sass", "dump", (char *)*state); /* a directory */
-	one_line_error(&r, GP_EIO, NULL);
+	one_line_error(&r, GP_EIO, "not a regular file");
 	result_free(&r);
+
+	/* refused before a byte is read: a device that never ends, and a file no cubin comes near
+	 * (sparse: 300 MiB on disk in name only; it used to be read whole) */
+	r = RUN("sass", "dump", "/dev/zero");
+	one_line_error(&r, GP_EIO, "not a regular file");
+	result_free(&r);
+	snprintf(out, sizeof out, "%s/huge.cubin", (char *)*state);
+	{
+		FILE *f = fopen(out, "w");
+		assert_non_null(f);
+		fclose(f);
+		assert_int_equal(truncate(out, 300l << 20), 0);
+	}
+	r = RUN("sass", "dump", out);
+	one_line_error(&r, GP_EINPUT, "larger than any cubin");
+	result_free(&r);
+	unlink(out);
 
 	snprintf(out, sizeof out, "%s/patched.cubin", (char *)*state);
 	r = RUN("sass", "patch", SEED_CUBIN, "--kernel", "seed_ffma", "--index", "100000", "--field",

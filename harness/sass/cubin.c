@@ -420,13 +420,29 @@ int gp_cubin_open(struct gp_cubin *c, const void *data, size_t size)
 	return 0;
 }
 
+/* No cubin comes near this; a larger file (or a device, a pipe, /dev/zero) is refused before a
+ * byte of it is read, instead of being read whole into memory. */
+#define GP_CUBIN_MAX_BYTES (256ul << 20)
+
 int gp_cubin_load(struct gp_cubin *c, const char *path, int *io_error)
 {
+	struct stat st;
 	size_t n;
-	char *buf = gp_read_file(path, &n);
+	char *buf;
 	int rc;
 
 	*io_error = 0;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		memset(c, 0, sizeof *c);
+		*io_error = 1;
+		return fail(c, "%s: not a regular file", path);
+	}
+	if (!stat(path, &st) && (unsigned long)st.st_size > GP_CUBIN_MAX_BYTES) {
+		memset(c, 0, sizeof *c);
+		return fail(c, "%s: %lld bytes, larger than any cubin (%lu MiB at most)", path, (long long)st.st_size,
+			    GP_CUBIN_MAX_BYTES >> 20);
+	}
+	buf = gp_read_file(path, &n);
 	if (!buf) {
 		memset(c, 0, sizeof *c);
 		*io_error = 1;
