@@ -89,13 +89,18 @@ int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t
 	char path[4096];
 	struct gp_table *p, *meta;
 
+	char why[512];
+
 	snprintf(path, sizeof path, "%s/profile.csv", run_dir);
-	p = gp_table_load(path, err, errlen);
-	if (!p)
+	p = gp_table_load(path, why, sizeof why);
+	if (!p) {
+		snprintf(err, errlen, "%s: %s", path, why); /* the file named: "plan /x" said only "cannot read" */
 		return -1;
+	}
 	snprintf(path, sizeof path, "%s/meta.csv", run_dir);
-	meta = gp_table_load(path, err, errlen);
+	meta = gp_table_load(path, why, sizeof why);
 	if (!meta) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		gp_table_free(p);
 		return -1;
 	}

@@ -171,6 +171,17 @@ static void test_sass_other_failures(void **state)
 	unlink(out);
 
 	snprintf(out, sizeof out, "%s/patched.cubin", (char *)*state);
+	/* another opcode is another instruction: only with --force */
+	r = RUN("sass", "patch", SEED_CUBIN, "--kernel", "seed_ffma", "--index", "0", "--field", "opcode",
+		"--value", "0", "-o", out);
+	one_line_error(&r, GP_EUSAGE, "opcode");
+	result_free(&r);
+	assert_false(exists(out));
+	/* plan names the file it cannot read */
+	r = RUN("plan", "/nonexistent-run");
+	one_line_error(&r, GP_ECONFIG, "/nonexistent-run/profile.csv");
+	result_free(&r);
+
 	r = RUN("sass", "patch", SEED_CUBIN, "--kernel", "seed_ffma", "--index", "100000", "--field",
 		"reuse", "--value", "0", "--force", "-o", out);
 	one_line_error(&r, GP_EUSAGE, "past the end");

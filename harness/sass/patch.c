@@ -105,6 +105,8 @@ int gp_sass_patch_check(struct gp_cubin *c, const char *kernel, size_t index,
 		return -1;
 	if (c->sm > 90 && !force)
 		return refuse(c, "sm_%d: the field map is verified for sm_70-sm_90 only (use force)", c->sm);
+	if (f == GP_F_OPCODE && !force) /* another opcode is another instruction, with other operands */
+		return refuse(c, "changing the opcode makes a different instruction (use force)");
 	w = gp_insn_load(gp_cubin_text(c, k) + index * GP_INSN_BYTES);
 	r = gp_cubin_reloc_in(c, k->text, index * GP_INSN_BYTES, GP_INSN_BYTES);
 	if (r)
