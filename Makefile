@@ -16,6 +16,7 @@
 #   make asan | valgrind | fuzz | sanitize   see mk/sanitize.mk and mk/fuzz.mk
 #   make plots report    charts / REPORT.md for RUN=<run dir> (default: newest run under results/)
 #   make sass            SASS of every kernel into $(BUILD)/sass (needs cuobjdump)
+#   make install         PREFIX=/usr/local: bin/gpuprobe and its data under PREFIX/share/gpuprobe
 #   make deps            download libcsv + cmocka .debs and unpack them into .deps/root (for the
 #                        GPU machine, which has neither and no network: carry .deps there)
 
@@ -52,7 +53,7 @@ ifneq ($(DEPS),)
   LDFLAGS += -L$(DEPS_LIB) -Wl,-rpath,$(abspath $(DEPS_LIB))
 endif
 
-.PHONY: all run quick paper test test-host plots report sass clean deps FORCE
+.PHONY: all run quick paper test test-host plots report sass clean deps install FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -227,6 +228,18 @@ sass: $(FATBIN)
 	$(Q)command -v cuobjdump >/dev/null || { echo "make sass: cuobjdump not found (it ships with the CUDA toolkit on the GPU machine)" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)/sass
 	$(Q)for f in $(FATBIN); do n=$$(basename $$f .fatbin); cuobjdump -sass $$f > $(BUILD)/sass/$$n.sass && echo "  SASS    $(BUILD)/sass/$$n.sass"; done
+
+# The binary and what it reads at run time: configs/ (suites, reference.csv), plots/ and the
+# SGEMM cubins the report's planner section reads, under PREFIX/share/gpuprobe (gp_home finds
+# them there from PREFIX/bin/gpuprobe; GPUPROBE_HOME overrides).
+PREFIX ?= /usr/local
+SHARE := $(DESTDIR)$(PREFIX)/share/gpuprobe
+install: $(BIN) $(SGEMM_CUBINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/configs $(SHARE)/plots $(SHARE)/build/cubins
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gpuprobe
+	install -m 644 configs/*.csv $(SHARE)/configs/
+	install -m 644 plots/*.gp $(SHARE)/plots/
+	install -m 644 $(SGEMM_CUBINS) $(SHARE)/build/cubins/
 
 deps:
 	$(Q)scripts/fetch-deps.sh .deps/root

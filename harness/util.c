@@ -156,6 +156,17 @@ const char *gp_home(void)
 	if (n <= 0)
 		return ".";
 	exe[n] = '\0';
+	/* In the tree: bin/gpuprobe beside configs/. Installed (make install): PREFIX/bin/gpuprobe
+	 * with its data under PREFIX/share/gpuprobe. */
 	snprintf(home, sizeof home, "%s", dirname(dirname(exe)));
+	{
+		char probe[PATH_MAX + 32];
+		snprintf(probe, sizeof probe, "%s/configs/default.csv", home);
+		if (access(probe, R_OK)) {
+			snprintf(probe, sizeof probe, "%s/share/gpuprobe/configs/default.csv", home);
+			if (!access(probe, R_OK) && strlen(home) + sizeof "/share/gpuprobe" <= sizeof home)
+				strcat(home, "/share/gpuprobe");
+		}
+	}
 	return home;
 }

@@ -264,6 +264,33 @@ static void test_report_all_faulted(void **state)
 	assert_false(exists(path));
 }
 
+/* An installed copy (make install's layout: PREFIX/bin/gpuprobe, data under
+ * PREFIX/share/gpuprobe), run from elsewhere with no GPUPROBE_HOME, finds its suites, plots and
+ * reference values: `list` works and the report of a committed run has the paper's numbers. */
+static void test_installed_copy(void **state)
+{
+	char cmd[4 * PATH_MAX], run[PATH_MAX], path[PATH_MAX + 32], cwd[PATH_MAX], *md;
+	const char *d = *state;
+
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261124-062430", d, run, sizeof run) > 10);
+	snprintf(cmd, sizeof cmd,
+		 "set -e; mkdir -p '%s/p/bin' '%s/p/share/gpuprobe'; cp '%s' '%s/p/bin/gpuprobe'; "
+		 "cp -r '%s/configs' '%s/plots' '%s/p/share/gpuprobe/'; cd /; "
+		 "env -u GPUPROBE_HOME '%s/p/bin/gpuprobe' list > '%s/list.txt'; "
+		 "env -u GPUPROBE_HOME '%s/p/bin/gpuprobe' -q report '%s' > /dev/null 2>&1",
+		 d, d, binary(), d, cwd, cwd, d, d, d, d, run);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof path, "%s/list.txt", d);
+	md = slurp(path);
+	assert_non_null(strstr(md, "lat_ffma"));
+	free(md);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	md = slurp(path);
+	assert_non_null(strstr(md, "Minimum (paper, GT200) | 31.5")); /* configs/reference.csv found */
+	free(md);
+}
+
 /* The report after the redesign's reference run: it opens with a one-screen summary of the
  * profile's headline numbers (before any experiment's section), links each experiment's CSV
  * instead of pasting it, and stays within 120 KB (it was 646 KB with the CSVs pasted). */
@@ -403,6 +430,7 @@ int main(void)
 		T(test_report_committed_run),
 		T(test_report_summary_and_size),
 		T(test_report_all_faulted),
+		T(test_installed_copy),
 		T(test_report_paper_sgemm_runs),
 		T(test_report_paper_probe_runs),
 		T(test_report_gnuplot_messages),
