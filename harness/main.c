@@ -43,20 +43,53 @@ static const char usage[] =
 	"  fleet [--md FILE] RUN...  many runs (GPUs of a fleet) key by key as CSV: each profile key's\n"
 	"                            median and every run's deviation; outlier GPUs on stderr (and\n"
 	"                            in bold in the Markdown table FILE)\n"
-	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every value, flagged\n"
-	"                            where the difference exceeds the measured spread\n"
-	"  plan RUN_DIR [--rx N --ry N --bk N] [--cubin FILE --kernel K]\n"
+	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every measured value,\n"
+	"                            flagged where it moved more than its spread and 2 %\n"
+	"  plan RUN_DIR [--rx N --ry N --bk N --every N --lds-bytes N] [--cubin FILE --kernel K]\n"
 	"                            seed 001 Table 5 schedule planner from a run's latencies, and the\n"
 	"                            load-to-use distances a compiled SGEMM kernel achieves\n"
 	"  tune sgemm RUN_DIR [--top N] [--size M] [--device D] [--no-measure]\n"
 	"                            rank the SGEMM tiles by GFLOP/s predicted from the run, measure\n"
 	"                            the top N (default 4) that run at M^3 (default 4096) and cuBLAS\n"
 	"                            on this GPU, pick the fastest correct one (CSV; no GPU: ranking)\n"
-	"  sass dump|patch|solve ... cubin tools (gpuprobe sass --help)\n"
+	"  sass dump|patch|solve ... cubin tools: decode, patch one field, solve the field map\n"
+	"                            from nvdisasm (gpuprobe sass --help)\n"
+	"\n"
+	"  help [COMMAND]            this text, or one command's part of it (also: COMMAND --help)\n"
 	"\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this text\n"
 	"  -V, --version             version and git revision\n";
+
+/* The usage text's block for one command: its line ("  CMD ...") and the indented lines after
+ * it. 0 if found. `gpuprobe help CMD` and `gpuprobe CMD --help` print it. */
+static int command_help(const char *cmd)
+{
+	const size_t n = strlen(cmd);
+	const char *p = usage;
+	int in = 0, found = 0;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		const size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len > 2 && p[0] == ' ' && p[1] == ' ' && p[2] != ' ')
+			in = !strncmp(p + 2, cmd, n) && (p[2 + n] == ' ' || p[2 + n] == '\n');
+		if (in) {
+			printf("%.*s\n", (int)len, p);
+			found = 1;
+		}
+		p += len + (e != NULL);
+	}
+	return found ? 0 : -1;
+}
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
 
 /* getopt's own complaints are off (opterr = 0): name the offending option in one line. A long
  * option with optopt set is a known one missing its value; anything else is unknown. */
@@ -244,6 +277,23 @@ int main(int argc, char **argv)
 	argv += optind;
 	optind = 0; /* re-initialise getopt for the sub-command's options (argv[1] on) */
 	opterr = 0; /* our own one-line messages instead of getopt's */
+	if (!strcmp(cmd, "help")) {
+		if (argc == 1) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (argc == 2 && !command_help(argv[1]))
+			return 0;
+		gp_err("help: no command '%s' (gpuprobe --help lists them)", argc > 1 ? argv[1] : "");
+		return GP_EUSAGE;
+	}
+	/* CMD --help: that command's part of the usage (sass has its own, with its sub-commands) */
+	if (strcmp(cmd, "sass") && wants_help(argc, argv)) {
+		if (!command_help(cmd))
+			return 0;
+		gp_err("unknown command '%s' (gpuprobe --help lists them)", cmd);
+		return GP_EUSAGE;
+	}
 	if (!strcmp(cmd, "list"))
 		return argc == 1 ? gp_cmd_list() : (gp_err("list: takes no arguments"), GP_EUSAGE);
 	if (!strcmp(cmd, "info"))

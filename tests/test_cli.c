@@ -184,6 +184,37 @@ static void test_bad_filter(void **state)
 	result_free(&r);
 }
 
+/* One command's help: `CMD --help` and `help CMD` print its part of the usage and exit 0; an
+ * unknown one is a usage error. Every command of the usage is in README's command list. */
+static void test_command_help(void **state)
+{
+	static const char *const cmds[] = { "list", "info", "run", "report", "fleet", "compare", "plan", "tune" };
+	struct result r = RUN(*state, "run", "--help");
+	char *readme = slurp("README.md"), want[64];
+
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "--reps-max"));
+	assert_null(strstr(r.out, "compare RUN_A"));
+	result_free(&r);
+	r = RUN(*state, "help", "compare");
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "compare RUN_A RUN_B"));
+	result_free(&r);
+	r = RUN(*state, "help", "nope");
+	one_line_error(&r, GP_EUSAGE, "nope");
+	result_free(&r);
+	assert_non_null(readme);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(cmds); i++) {
+		r = RUN(*state, "help", cmds[i]);
+		assert_int_equal(r.status, 0);
+		result_free(&r);
+		snprintf(want, sizeof want, "gpuprobe %s", cmds[i]);
+		if (!strstr(readme, want))
+			fail_msg("README.md's command list lacks `%s`", want);
+	}
+	free(readme);
+}
+
 /* Adaptive repetitions that cannot work: fewer than the fixed count, or a time budget per point
  * the watchdog would cut. */
 static void test_bad_adaptive_reps(void **state)
@@ -346,6 +377,7 @@ int main(void)
 		T(test_unknown_experiment),
 		T(test_bad_numbers),
 		T(test_bad_adaptive_reps),
+		T(test_command_help),
 		T(test_bad_filter),
 		T(test_unknown_option),
 		T(test_suite_ragged),
