@@ -10,6 +10,7 @@
 #include "planner.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -28,24 +29,59 @@ static int file_exists(const char *p)
 }
 
 /* gnuplot -c script in out: 0 on success, -1 if gnuplot failed, -2 if it is not installed.
- * gnuplot's messages go to a scratch file, shown only when it fails: a series a run did not
- * measure ("no valid points") is normal and must not bury the real errors. */
+ * The chart is drawn under a temporary name (keeping the extension, which picks the terminal)
+ * and renamed over `out` only when gnuplot succeeded: a failed or interrupted chart leaves the
+ * previous one as it was (it used to be emptied in place). An `out` that is a symbolic link or
+ * anything but a regular file is refused, not written through. gnuplot gets GP_GNUPLOT_S
+ * seconds and is killed and reaped on timeout or interrupt. Its messages go to a scratch file,
+ * shown only when it fails: a series a run did not measure ("no valid points") is normal. */
+#define GP_GNUPLOT_S 120
+
 static int gnuplot(const char *script, const char *in, const char *out)
 {
-	const char *gp = getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
-	char *argv[] = { (char *)gp, "-c", (char *)script, (char *)in, (char *)out, NULL };
+	const char *gp = getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot", *dot = strrchr(out, '.');
+	char tmp[PATH_MAX + 64];
+	char *argv[] = { (char *)gp, "-c", (char *)script, (char *)in, tmp, NULL };
 	posix_spawn_file_actions_t fa;
-	FILE *log = tmpfile();
+	FILE *log;
+	struct stat sb;
 	pid_t pid;
 	int st, rc;
 
+	if (!lstat(out, &sb) && !S_ISREG(sb.st_mode)) {
+		gp_err("%s is not a regular file (a symbolic link?): chart not written", out);
+		return -1;
+	}
+	snprintf(tmp, sizeof tmp, "%.*s.tmp.%ld%s", dot ? (int)(dot - out) : (int)strlen(out), out, (long)getpid(),
+		 dot ? dot : "");
+	log = tmpfile();
 	posix_spawn_file_actions_init(&fa);
 	if (log)
 		posix_spawn_file_actions_adddup2(&fa, fileno(log), STDERR_FILENO);
 	rc = posix_spawnp(&pid, gp, &fa, NULL, argv, environ) ? -2 : 0;
 	posix_spawn_file_actions_destroy(&fa);
-	if (!rc)
-		rc = waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ? -1 : 0;
+	if (!rc) {
+		const double deadline = gp_now() + GP_GNUPLOT_S;
+		pid_t w;
+		while ((w = waitpid(pid, &st, WNOHANG)) == 0) {
+			if (gp_signal || gp_now() > deadline) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &st, 0);
+				if (!gp_signal)
+					gp_err("gnuplot ran past %d s on %s: killed", GP_GNUPLOT_S, out);
+				w = -1;
+				break;
+			}
+			usleep(10000);
+		}
+		rc = w < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ? -1 : 0;
+	}
+	if (!rc && rename(tmp, out)) {
+		gp_err("cannot write %s: %s", out, strerror(errno));
+		rc = -1;
+	}
+	if (rc)
+		unlink(tmp);
 	if (rc == -1 && log) {
 		char line[512];
 		rewind(log);

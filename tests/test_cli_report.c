@@ -392,6 +392,7 @@ static void test_report_gnuplot_messages(void **state)
 	write_file(fake, "#!/bin/sh\n"
 			 "echo '\"x.gp\" line 3: warning: Skipping data file with no valid points' >&2\n"
 			 "echo 'fake gnuplot: the real problem' >&2\n"
+			 "[ \"${FAKE_GNUPLOT_RC:-0}\" = 0 ] && echo '<svg/>' > \"$4\"\n"
 			 "exit ${FAKE_GNUPLOT_RC:-0}\n");
 	assert_int_equal(chmod(fake, 0700), 0);
 	snprintf(gp_env, sizeof gp_env, "GNUPLOT=%s", fake);
@@ -420,6 +421,47 @@ static void test_report_gnuplot_messages(void **state)
 	result_free(&r);
 }
 
+/* A chart is drawn under a temporary name and renamed only on success: a failing gnuplot (which
+ * has already written half a file) leaves the previous chart as it was; a chart name that is a
+ * symbolic link in the run directory is refused, and its target is not written. */
+static void test_report_keeps_charts(void **state)
+{
+	char run[PATH_MAX], fake[PATH_MAX], gp_env[PATH_MAX + 16], path[PATH_MAX + 32], target[PATH_MAX], *text;
+	struct stat sb;
+	struct result r;
+
+	snprintf(fake, sizeof fake, "%s/fake-gnuplot", (char *)*state);
+	write_file(fake, "#!/bin/sh\necho partial > \"$4\"\nexit ${FAKE_GNUPLOT_RC:-0}\n");
+	assert_int_equal(chmod(fake, 0700), 0);
+	snprintf(gp_env, sizeof gp_env, "GNUPLOT=%s", fake);
+	snprintf(run, sizeof run, "%s/run", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run);
+	snprintf(path, sizeof path, "%s/lat_ffma.svg", run);
+	write_file(path, "old chart\n");
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=1", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	assert_int_not_equal(r.status, 0);
+	result_free(&r);
+	text = slurp(path);
+	assert_string_equal(text, "old chart\n");
+	free(text);
+
+	snprintf(target, sizeof target, "%s/outside.txt", (char *)*state);
+	write_file(target, "not a chart\n");
+	snprintf(path, sizeof path, "%s/lat_ffma.png", run);
+	assert_int_equal(symlink(target, path), 0);
+	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=0", NULL },
+		    (const char *const[]){ "report", run, NULL });
+	assert_int_not_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "not a regular file"));
+	result_free(&r);
+	text = slurp(target);
+	assert_string_equal(text, "not a chart\n");
+	free(text);
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_true(S_ISLNK(sb.st_mode));
+}
 
 int main(void)
 {
@@ -431,6 +473,7 @@ int main(void)
 		T(test_report_summary_and_size),
 		T(test_report_all_faulted),
 		T(test_installed_copy),
+		T(test_report_keeps_charts),
 		T(test_report_paper_sgemm_runs),
 		T(test_report_paper_probe_runs),
 		T(test_report_gnuplot_messages),
