@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,27 @@ int gp_cmd_report(const char *dir, int plots_only)
 		gp_err("%s: %s", path, meta ? "no key,value columns" : err);
 		gp_table_free(meta);
 		return GP_ECONFIG;
+	}
+	/* The device fields the report and the models compute with: present means valid. */
+	{
+		static const char *const positive[] = { "sm_count", "sm_clock_max_MHz", "sm_clock_measured_MHz",
+							"l2_bytes", "mem_bus_width_bits", "mem_clock_max_MHz" };
+		const char *cc = meta_get(meta, "compute_capability");
+		int major, minor, used = 0;
+		if (*cc && (sscanf(cc, "%d.%d%n", &major, &minor, &used) != 2 || cc[used] || major < 1 || minor < 0)) {
+			gp_err("%s/meta.csv: compute_capability '%s' is not MAJOR.MINOR", dir, cc);
+			gp_table_free(meta);
+			return GP_ECONFIG;
+		}
+		for (size_t i = 0; i < GP_ARRAY_SIZE(positive); i++) {
+			const char *v = meta_get(meta, positive[i]);
+			double x;
+			if (*v && (gp_parse_double(v, &x) || !(x > 0) || isinf(x))) {
+				gp_err("%s/meta.csv: %s '%s' is not a positive number", dir, positive[i], v);
+				gp_table_free(meta);
+				return GP_ECONFIG;
+			}
+		}
 	}
 	snprintf(path, sizeof path, "%s/configs/reference.csv", gp_home());
 	ref = gp_table_load(path, err, sizeof err);

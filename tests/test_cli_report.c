@@ -66,6 +66,23 @@ static void test_report_bad_meta(void **state)
 	snprintf(path, sizeof path, "%s/REPORT.md", (char *)*state);
 	assert_false(exists(path));
 	result_free(&r);
+
+	/* device fields the report computes with are checked when read back (they were reported
+	 * with exit 0) */
+	static const char *const bad[][2] = { { "compute_capability,abc", "compute_capability 'abc'" },
+					      { "sm_count,-5", "sm_count '-5'" },
+					      { "sm_clock_max_MHz,inf", "sm_clock_max_MHz 'inf'" } };
+	for (size_t i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+		char text[256];
+		snprintf(path, sizeof path, "%s/meta.csv", (char *)*state);
+		snprintf(text, sizeof text, "key,value\ndevice_name,Test GPU\n%s\n", bad[i][0]);
+		write_file(path, text);
+		r = RUN(*state, "report", *state);
+		one_line_error(&r, GP_ECONFIG, bad[i][1]);
+		result_free(&r);
+		snprintf(path, sizeof path, "%s/REPORT.md", (char *)*state);
+		assert_false(exists(path));
+	}
 }
 
 static void test_report_writes_markdown(void **state)
