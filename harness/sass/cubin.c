@@ -529,20 +529,6 @@ const struct gp_cubin_reloc *gp_cubin_reloc_in(const struct gp_cubin *c, size_t 
 	return NULL;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int gp_cubin_save(struct gp_cubin *c, const char *path)
 {
 	size_t n = strlen(path) + sizeof ".tmpXXXXXX";
@@ -562,7 +548,7 @@ int gp_cubin_save(struct gp_cubin *c, const char *path)
 	/* mkstemp creates 0600; give the file the mode an ordinary create would. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, c->image, c->size) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, 0666 & ~mask) < 0 || gp_write_fd(fd, c->image, c->size) < 0 || fsync(fd) < 0) {
 		gp_cubin_fail(c, "%s: %s", tmp, strerror(errno));
 		goto error;
 	}
