@@ -23,7 +23,7 @@
 enum gp_runner {
 	GP_RUN_SYNC,  /* launch and wait: the numbers come from buffers read back (in-kernel clock64) */
 	GP_RUN_EVENT, /* one launch per repetition between two CUDA events: metric time_ms */
-	GP_RUN_BATCH, /* gp_time_batches: batches of launches lasting ~batch_ms: time_ms per launch */
+	GP_RUN_BATCH, /* batches of launches lasting ~batch_ms: time_ms per launch */
 };
 
 /* A buffer's poison: written (cuMemsetD8) before every repetition so stale results show. */
