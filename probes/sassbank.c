@@ -102,7 +102,7 @@ static int bank_setup(struct gp_meas *m)
 	tb = (size_t)b->threads * sizeof *b->h_t0;
 	if ((rc = gp_meas_buf(m, &b->out, (size_t)b->threads * sizeof(float), GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &b->t0, tb, GP_NO_POISON)) || (rc = gp_meas_buf(m, &b->t1, tb, GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &b->in, sizeof in, GP_NO_POISON)) || (rc = gp_meas_upload(m, b->in, in, sizeof in)))
+	    (rc = gp_meas_input(m, &b->in, in, sizeof in)))
 		return rc;
 	b->h_t0 = gp_meas_readback(m, b->t0, tb, GP_EVERY_REP);
 	b->h_t1 = gp_meas_readback(m, b->t1, tb, GP_EVERY_REP);
