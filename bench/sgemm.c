@@ -267,6 +267,13 @@ static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct s
 	return clock_setup(m, c);
 }
 
+/* Packed operands (lda = M, ldb = K, ldc = M): what every experiment but sgemm_lda measures. */
+static int setup_packed(struct gp_meas *m, const char *kernel_name, struct sg_spec *s)
+{
+	s->lda = s->m, s->ldb = s->k, s->ldc = s->m;
+	return setup_spec(m, kernel_name, s);
+}
+
 /* ---------------------------------------------------------------- the hooks */
 
 /* One GEMM: the kernel as setup declared it, or cuBLAS. */
@@ -348,6 +355,11 @@ static void sg_finish(struct gp_meas *m)
 		.ctx_size = sizeof(struct sg_ctx), .batch_ms = BATCH_MS, .max_batch = MAX_BATCH,   \
 	}
 
+/* An experiment: its probe (SG_PROBE with its own setup) and the descriptor bench/sgemm.def names. */
+#define SG_EXPERIMENT(name, params_, columns_, setup_)                                              \
+	static const struct gp_probe name##_probe = SG_PROBE(setup_);                               \
+	GP_EXP_PROBE(name, params_, columns_, &name##_probe)
+
 /* ---------------------------------------------------------------- the experiments */
 
 /* The kernel parameters' lists from bench/sgemm.list: every float variant (the sgemm family's
@@ -393,12 +405,10 @@ static int sgemm_setup(struct gp_meas *m)
 
 	s.n = gp_meas_param(m, "n") ? (int)gp_meas_param(m, "n") : s.m;
 	s.k = gp_meas_param(m, "k") ? (int)gp_meas_param(m, "k") : s.m;
-	s.lda = s.m, s.ldb = s.k, s.ldc = s.m;
-	return setup_spec(m, gp_meas_param_str(m, "kernel"), &s);
+	return setup_packed(m, gp_meas_param_str(m, "kernel"), &s);
 }
 
-static const struct gp_probe sgemm_probe = SG_PROBE(sgemm_setup);
-GP_EXP_PROBE(sgemm, sgemm_params, sgemm_cols, &sgemm_probe);
+SG_EXPERIMENT(sgemm, sgemm_params, sgemm_cols, sgemm_setup);
 
 /* ---- sgemm_shapes: seed 001 Figure 8's rectangular shapes [M, K, N], and seed 002's size. */
 
@@ -421,12 +431,10 @@ static int shapes_setup(struct gp_meas *m)
 		gp_err("internal: shape %s", shape);
 		return GP_EFAIL;
 	}
-	s.lda = s.m, s.ldb = s.k, s.ldc = s.m;
-	return setup_spec(m, gp_meas_param_str(m, "kernel"), &s);
+	return setup_packed(m, gp_meas_param_str(m, "kernel"), &s);
 }
 
-static const struct gp_probe shapes_probe = SG_PROBE(shapes_setup);
-GP_EXP_PROBE(sgemm_shapes, shapes_params, shapes_cols, &shapes_probe);
+SG_EXPERIMENT(sgemm_shapes, shapes_params, shapes_cols, shapes_setup);
 
 /* ---- sgemm_occupancy: GFLOP/s against active threads per SM, capped by reserved shared memory. */
 
@@ -446,14 +454,13 @@ static int occ_setup(struct gp_meas *m)
 	const char *kernel_name = gp_meas_param_str(m, "kernel");
 	struct sg_spec s = { .m = (int)gp_meas_param(m, "m") };
 
-	s.n = s.k = s.lda = s.ldb = s.ldc = s.m;
+	s.n = s.k = s.m;
 	s.target_threads = strcmp(kernel_name, "cublas") ? (int)gp_meas_param(m, "threads") : 0;
 	gp_meas_int(m, "target_threads_per_sm", s.target_threads);
-	return setup_spec(m, kernel_name, &s);
+	return setup_packed(m, kernel_name, &s);
 }
 
-static const struct gp_probe occ_probe = SG_PROBE(occ_setup);
-GP_EXP_PROBE(sgemm_occupancy, occ_params, occ_cols, &occ_probe);
+SG_EXPERIMENT(sgemm_occupancy, occ_params, occ_cols, occ_setup);
 
 /* ---- sgemm_lda: leading dimensions padded to a multiple of `unit` (seed 000 Figures 42-49). */
 
@@ -477,8 +484,7 @@ static int lda_setup(struct gp_meas *m)
 	return setup_spec(m, gp_meas_param_str(m, "kernel"), &s);
 }
 
-static const struct gp_probe lda_probe = SG_PROBE(lda_setup);
-GP_EXP_PROBE(sgemm_lda, lda_params, lda_cols, &lda_probe);
+SG_EXPERIMENT(sgemm_lda, lda_params, lda_cols, lda_setup);
 
 /* ---- dgemm: seed 003 in double against cuBLAS DGEMM. */
 
@@ -493,9 +499,8 @@ static int dgemm_setup(struct gp_meas *m)
 {
 	struct sg_spec s = { .m = (int)gp_meas_param(m, "n") };
 
-	s.n = s.k = s.lda = s.ldb = s.ldc = s.m;
-	return setup_spec(m, gp_meas_param_str(m, "kernel"), &s);
+	s.n = s.k = s.m;
+	return setup_packed(m, gp_meas_param_str(m, "kernel"), &s);
 }
 
-static const struct gp_probe dgemm_probe = SG_PROBE(dgemm_setup);
-GP_EXP_PROBE(dgemm, dgemm_params, dgemm_cols, &dgemm_probe);
+SG_EXPERIMENT(dgemm, dgemm_params, dgemm_cols, dgemm_setup);

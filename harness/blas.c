@@ -101,34 +101,34 @@ int gp_blas_version(void)
 	return blas.version;
 }
 
-int gp_blas_sgemm(int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr B, int ldb, CUdeviceptr C, int ldc)
+/* C = A B, column-major, no transposes: cublasSgemm (dbl 0) or cublasDgemm (dbl 1). One line
+ * naming the call and its size when cuBLAS refuses. */
+static int gemm(int dbl, int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr B, int ldb, CUdeviceptr C,
+		int ldc)
 {
-	const float one = 1.0f, zero = 0.0f;
+	const float f1 = 1.0f, f0 = 0.0f;
+	const double d1 = 1.0, d0 = 0.0;
 	gp_cublas_status s;
 
 	if (!blas.h)
 		return GP_ECUDA;
-	s = blas.sgemm(blas.h, GP_CUBLAS_OP_N, GP_CUBLAS_OP_N, m, n, k, &one, (const float *)A, lda,
-		       (const float *)B, ldb, &zero, (float *)C, ldc);
+	s = dbl ? blas.dgemm(blas.h, GP_CUBLAS_OP_N, GP_CUBLAS_OP_N, m, n, k, &d1, (const double *)A, lda,
+			     (const double *)B, ldb, &d0, (double *)C, ldc)
+		: blas.sgemm(blas.h, GP_CUBLAS_OP_N, GP_CUBLAS_OP_N, m, n, k, &f1, (const float *)A, lda,
+			     (const float *)B, ldb, &f0, (float *)C, ldc);
 	if (s) {
-		gp_err("cublasSgemm(%d, %d, %d) failed (status %d)", m, n, k, s);
+		gp_err("%s(%d, %d, %d) failed (status %d)", dbl ? "cublasDgemm" : "cublasSgemm", m, n, k, s);
 		return GP_ECUDA;
 	}
 	return 0;
 }
 
+int gp_blas_sgemm(int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr B, int ldb, CUdeviceptr C, int ldc)
+{
+	return gemm(0, m, n, k, A, lda, B, ldb, C, ldc);
+}
+
 int gp_blas_dgemm(int m, int n, int k, CUdeviceptr A, int lda, CUdeviceptr B, int ldb, CUdeviceptr C, int ldc)
 {
-	const double one = 1.0, zero = 0.0;
-	gp_cublas_status s;
-
-	if (!blas.h)
-		return GP_ECUDA;
-	s = blas.dgemm(blas.h, GP_CUBLAS_OP_N, GP_CUBLAS_OP_N, m, n, k, &one, (const double *)A, lda,
-		       (const double *)B, ldb, &zero, (double *)C, ldc);
-	if (s) {
-		gp_err("cublasDgemm(%d, %d, %d) failed (status %d)", m, n, k, s);
-		return GP_ECUDA;
-	}
-	return 0;
+	return gemm(1, m, n, k, A, lda, B, ldb, C, ldc);
 }

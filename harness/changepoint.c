@@ -64,6 +64,24 @@ static void line_fit(const double *x, const double *y, size_t i, size_t j, doubl
 	*rss = r;
 }
 
+/* Levels k and k + 1 become one: its latency the median over both (and the transition points
+ * between them), its footprint span the union. tmp holds n values. */
+static void merge_levels(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r,
+			 size_t k, double *tmp)
+{
+	struct gp_cp_level *a = &r->level[k], *b = &r->level[k + 1];
+	size_t m = 0;
+
+	for (size_t q = a->first; q <= b->last; q++)
+		tmp[m++] = latency[q];
+	a->last = b->last;
+	a->latency = median(tmp, m);
+	a->footprint_last = footprint[a->last];
+	a->footprint_next = a->last + 1 < n ? footprint[a->last + 1] : 0;
+	memmove(b, b + 1, (r->nlevels - k - 2) * sizeof *b);
+	r->nlevels--;
+}
+
 /* Two neighbouring plateaus less than GP_CP_MIN_STEP apart are one level that drifts (a few
  * cycles of TLB or bank effects inside one cache), not two caches: the split is real in the
  * statistics but not in the hardware. The ratio is scale-free; no latency or size is assumed. */
@@ -71,22 +89,13 @@ static void merge_close_levels(const double *footprint, const double *latency, s
 			       struct gp_cp_result *r, double *tmp)
 {
 	for (size_t k = 0; k + 1 < r->nlevels;) {
-		struct gp_cp_level *a = &r->level[k], *b = &r->level[k + 1];
+		const struct gp_cp_level *a = &r->level[k], *b = &r->level[k + 1];
 		const double hi = fmax(a->latency, b->latency), lo = fmin(a->latency, b->latency);
-		size_t m = 0;
 
-		if (hi / lo >= min_step) {
+		if (hi / lo >= min_step)
 			k++;
-			continue;
-		}
-		for (size_t q = a->first; q <= b->last; q++)
-			tmp[m++] = latency[q];
-		a->last = b->last;
-		a->latency = median(tmp, m);
-		a->footprint_last = footprint[a->last];
-		a->footprint_next = a->last + 1 < n ? footprint[a->last + 1] : 0;
-		memmove(b, b + 1, (r->nlevels - k - 2) * sizeof *b);
-		r->nlevels--;
+		else
+			merge_levels(footprint, latency, n, r, k, tmp);
 	}
 }
 
@@ -152,16 +161,7 @@ int gp_changepoint_supported(const double *footprint, const double *latency, siz
 		if (weak == r->nlevels)
 			break;
 		/* One level across the unsupported boundary (and the transition points in it). */
-		struct gp_cp_level *a = &r->level[weak], *b = &r->level[weak + 1];
-		size_t m = 0;
-		for (size_t q = a->first; q <= b->last; q++)
-			tmp[m++] = latency[q];
-		a->last = b->last;
-		a->latency = median(tmp, m);
-		a->footprint_last = footprint[a->last];
-		a->footprint_next = a->last + 1 < n ? footprint[a->last + 1] : 0;
-		memmove(b, b + 1, (r->nlevels - weak - 2) * sizeof *b);
-		r->nlevels--;
+		merge_levels(footprint, latency, n, r, weak, tmp);
 		evidence(footprint, latency, r);
 	}
 	free(tmp);

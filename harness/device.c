@@ -175,86 +175,54 @@ error:
 	return GP_ECUDA;
 }
 
+int gp_events_new(CUevent *e0, CUevent *e1)
+{
+	*e0 = *e1 = NULL;
+	GP_CU(cuEventCreate(e0, CU_EVENT_DEFAULT));
+	GP_CU(cuEventCreate(e1, CU_EVENT_DEFAULT));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+int gp_events_stop(CUevent e0, CUevent e1, float *ms)
+{
+	GP_CU(cuEventRecord(e1, NULL));
+	GP_CU(cuEventSynchronize(e1));
+	GP_CU(cuEventElapsedTime(ms, e0, e1));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+void gp_events_free(CUevent e0, CUevent e1)
+{
+	if (e0)
+		gp_cu.cuEventDestroy(e0);
+	if (e1)
+		gp_cu.cuEventDestroy(e1);
+}
+
 int gp_launch(CUfunction fn, unsigned grid, unsigned block, unsigned smem, void **args, float *ms)
 {
 	CUevent e0 = NULL, e1 = NULL;
 	int rc = GP_ECUDA;
 
 	if (ms) {
-		GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
-		GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+		if (gp_events_new(&e0, &e1))
+			goto error;
 		GP_CU(cuEventRecord(e0, NULL));
 	}
 	if (smem > 48 * 1024)
 		GP_CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
 	GP_CU(cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, smem, NULL, args, NULL));
-	if (ms) {
-		GP_CU(cuEventRecord(e1, NULL));
-		GP_CU(cuEventSynchronize(e1));
-		GP_CU(cuEventElapsedTime(ms, e0, e1));
-	}
+	if (ms && gp_events_stop(e0, e1, ms))
+		goto error;
 	/* Also surfaces a fault inside the kernel (sticky error) here, next to its launch. */
 	GP_CU(cuCtxSynchronize());
 	rc = 0;
 error:
-	if (e0)
-		gp_cu.cuEventDestroy(e0);
-	if (e1)
-		gp_cu.cuEventDestroy(e1);
-	return rc;
-}
-
-int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
-		    int max_batch, int *batch, struct gp_stats *st)
-{
-	return gp_time_batches_v(launch, ctx, warmup, reps, batch_ms, max_batch, batch, st, NULL);
-}
-
-int gp_time_batches_v(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
-		      int max_batch, int *batch, struct gp_stats *st, double *per_rep)
-{
-	double *ms = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *ms);
-	CUevent e0 = NULL, e1 = NULL;
-	float one;
-	int rc = GP_EFAIL;
-
-	if (!ms || reps < 1)
-		goto out;
-	GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
-	GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
-	GP_CU(cuEventRecord(e0, NULL));
-	if ((rc = launch(ctx)))
-		goto out;
-	GP_CU(cuEventRecord(e1, NULL));
-	GP_CU(cuEventSynchronize(e1));
-	GP_CU(cuEventElapsedTime(&one, e0, e1));
-	*batch = one > 0 ? (int)ceil(batch_ms / one) : max_batch;
-	*batch = *batch < 1 ? 1 : *batch > max_batch ? max_batch : *batch;
-	for (int r = -warmup; r < reps; r++) {
-		float t;
-		GP_CU(cuEventRecord(e0, NULL));
-		for (int b = 0; b < *batch; b++)
-			if ((rc = launch(ctx)))
-				goto out;
-		GP_CU(cuEventRecord(e1, NULL));
-		GP_CU(cuEventSynchronize(e1));
-		GP_CU(cuEventElapsedTime(&t, e0, e1));
-		if (r >= 0)
-			ms[r] = t / *batch;
-	}
-	GP_CU(cuCtxSynchronize());
-	rc = gp_stats(ms, (size_t)reps, st) ? GP_EFAIL : 0;
-	if (per_rep)
-		memcpy(per_rep, ms, (size_t)reps * sizeof *ms);
-	goto out;
-error:
-	rc = GP_ECUDA;
-out:
-	if (e0)
-		gp_cu.cuEventDestroy(e0);
-	if (e1)
-		gp_cu.cuEventDestroy(e1);
-	free(ms);
+	gp_events_free(e0, e1);
 	return rc;
 }
 

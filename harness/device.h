@@ -55,15 +55,12 @@ int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfuncti
 /* Launch and wait; with ms != NULL, time it with events. 0 or GP_ECUDA. */
 int gp_launch(CUfunction fn, unsigned grid, unsigned block, unsigned smem, void **args, float *ms);
 
-/* Time launch(ctx), which enqueues one unit of work: one timed call sizes a batch lasting about
- * batch_ms (1 to max_batch launches, so short kernels are not dominated by event resolution and
- * launch gaps); after `warmup` untimed batches, `reps` batches between two events. st gets the
- * statistics of the per-launch time in ms. 0, GP_ECUDA, GP_EFAIL, or launch()'s own error. */
-int gp_time_batches(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
-		    int max_batch, int *batch, struct gp_stats *st);
-/* The same, with each timed batch's per-launch time in per_rep[0..reps-1]. */
-int gp_time_batches_v(int (*launch)(void *ctx), void *ctx, int warmup, int reps, double batch_ms,
-		      int max_batch, int *batch, struct gp_stats *st, double *per_rep);
+/* Two events for timing work on the default stream: gp_events_new creates both (NULL on
+ * failure), gp_events_stop records the second, waits for it and gives the ms since the first was
+ * recorded, gp_events_free destroys the ones that exist. 0 or GP_ECUDA. */
+int gp_events_new(CUevent *e0, CUevent *e1);
+int gp_events_stop(CUevent e0, CUevent e1, float *ms);
+void gp_events_free(CUevent e0, CUevent e1);
 
 /* Device buffer helpers. */
 int gp_alloc(CUdeviceptr *p, size_t bytes);

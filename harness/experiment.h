@@ -60,23 +60,18 @@ struct gp_exp_impl {
 	int (*measure)(struct gp_run *run, const struct gp_point *pt, struct gp_table *out);
 };
 
-/* The descriptor that an experiment's .def line names (name##_impl). */
-#define GP_EXP_PROBE(name, params_, columns_, probe_)                                               \
+/* The descriptor that an experiment's .def line names (name##_impl): its parameters and
+ * columns, and either the probe or the measure function. */
+#define GP_EXP_DESC_(name, params_, columns_, ...)                                                 \
 	const struct gp_exp_impl name##_impl = {                                                   \
 		.params = params_,                                                                 \
 		.nparams = GP_ARRAY_SIZE(params_),                                                 \
 		.columns = columns_,                                                               \
 		.ncolumns = GP_ARRAY_SIZE(columns_),                                               \
-		.probe = probe_,                                                                   \
+		__VA_ARGS__                                                                        \
 	}
-#define GP_EXP_IMPL(name, params_, columns_, measure_)                                              \
-	const struct gp_exp_impl name##_impl = {                                                   \
-		.params = params_,                                                                 \
-		.nparams = GP_ARRAY_SIZE(params_),                                                 \
-		.columns = columns_,                                                               \
-		.ncolumns = GP_ARRAY_SIZE(columns_),                                               \
-		.measure = measure_,                                                               \
-	}
+#define GP_EXP_PROBE(name, params_, columns_, probe_) GP_EXP_DESC_(name, params_, columns_, .probe = probe_)
+#define GP_EXP_IMPL(name, params_, columns_, measure_) GP_EXP_DESC_(name, params_, columns_, .measure = measure_)
 
 struct gp_experiment {
 	const char *name;    /* lat_ffma */

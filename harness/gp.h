@@ -43,6 +43,9 @@ int gp_parse_long(const char *s, long min, long max, long *out);
 int gp_parse_double(const char *s, double *out);
 
 char *gp_strdup(const char *s);
+/* Write all n bytes to fd, again after a short write or EINTR (a pipe or a slow disk writes in
+ * pieces); 0, or -1 with errno set. */
+int gp_write_fd(int fd, const void *buf, size_t n);
 /* Read a whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
 char *gp_read_file(const char *path, size_t *len);
 

@@ -27,31 +27,15 @@ struct msg_hdr {
 	uint32_t ncells;
 };
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int send_msg(int fd, uint32_t type, uint32_t point, int32_t rc, char *const *cells, uint32_t n)
 {
 	struct msg_hdr h = { type, point, rc, n };
 
-	if (write_all(fd, &h, sizeof h))
+	if (gp_write_fd(fd, &h, sizeof h))
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t len = (uint32_t)strlen(cells[i] ? cells[i] : "");
-		if (write_all(fd, &len, sizeof len) || write_all(fd, cells[i] ? cells[i] : "", len))
+		if (gp_write_fd(fd, &len, sizeof len) || gp_write_fd(fd, cells[i] ? cells[i] : "", len))
 			return -1;
 	}
 	return 0;
@@ -152,7 +136,7 @@ static int send_blob(int fd, const void *p, uint32_t len)
 {
 	struct msg_hdr h = { MSG_DESC, 1, 0, 1 };
 
-	return write_all(fd, &h, sizeof h) || write_all(fd, &len, sizeof len) || write_all(fd, p, len);
+	return gp_write_fd(fd, &h, sizeof h) || gp_write_fd(fd, &len, sizeof len) || gp_write_fd(fd, p, len);
 }
 
 int gp_isolated_describe(int device, struct gp_kv *kv, size_t max, size_t *n, char *slug, size_t slen,

@@ -106,10 +106,17 @@ static int bad_option(const char *cmd, char **argv)
 	return GP_EUSAGE;
 }
 
-static int bad_number(const char *opt, const char *v, long min, long max)
+/* The current option's value (optarg) as an integer in min..max: 0, or GP_EUSAGE after one line. */
+static int opt_int(const char *opt, long min, long max, int *out)
 {
-	gp_err("%s: '%s' is not an integer in %ld..%ld", opt, v, min, max);
-	return GP_EUSAGE;
+	long v;
+
+	if (gp_parse_long(optarg, min, max, &v)) {
+		gp_err("%s: '%s' is not an integer in %ld..%ld", opt, optarg, min, max);
+		return GP_EUSAGE;
+	}
+	*out = (int)v;
+	return 0;
 }
 
 static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
@@ -126,41 +133,21 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 	struct gp_run_opts o = { .out = "results", .reps = 5, .warmup = 1, .timeout_s = 300,
 				 .target_rsd = 0.005, .max_point_s = 10, .argc = full_argc, .argv = full_argv };
 	double d;
-	long v;
-	int c;
+	int c, secs = 0, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.suite = optarg; break;
 		case 'f': o.filter = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'R': o.report = 1; break;
 		case 'I': o.inprocess = 1; break;
-		case 'r':
-			if (gp_parse_long(optarg, 1, 1000, &v))
-				return bad_number("--reps", optarg, 1, 1000);
-			o.reps = (int)v;
-			break;
-		case 'w':
-			if (gp_parse_long(optarg, 0, 100, &v))
-				return bad_number("--warmup", optarg, 0, 100);
-			o.warmup = (int)v;
-			break;
-		case 'd':
-			if (gp_parse_long(optarg, 0, 63, &v))
-				return bad_number("--device", optarg, 0, 63);
-			o.device = (int)v;
-			break;
-		case 't':
-			if (gp_parse_long(optarg, 1, 86400, &v))
-				return bad_number("--timeout", optarg, 1, 86400);
-			o.timeout_s = (double)v;
-			break;
-		case 'M':
-			if (gp_parse_long(optarg, 1, 10000, &v))
-				return bad_number("--reps-max", optarg, 1, 10000);
-			o.reps_max = (int)v;
-			break;
+		case 'r': rc = opt_int("--reps", 1, 1000, &o.reps); break;
+		case 'w': rc = opt_int("--warmup", 0, 100, &o.warmup); break;
+		case 'd': rc = opt_int("--device", 0, 63, &o.device); break;
+		case 't': rc = opt_int("--timeout", 1, 86400, &secs), o.timeout_s = secs; break;
+		case 'M': rc = opt_int("--reps-max", 1, 10000, &o.reps_max); break;
+		case 'P': rc = opt_int("--max-point-s", 1, 3600, &secs), o.max_point_s = secs; break;
 		case 'S':
 			if (gp_parse_double(optarg, &d) || !(d >= 0.01 && d <= 50)) {
 				gp_err("--target-rsd: '%s' is not a percentage in 0.01..50", optarg);
@@ -168,15 +155,12 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 			}
 			o.target_rsd = d / 100;
 			break;
-		case 'P':
-			if (gp_parse_long(optarg, 1, 3600, &v))
-				return bad_number("--max-point-s", optarg, 1, 3600);
-			o.max_point_s = (double)v;
-			break;
 		default:
 			return bad_option("run", argv);
 		}
 	}
+	if (rc)
+		return rc;
 	if (o.reps_max && o.reps_max < o.reps) {
 		gp_err("--reps-max: %d is below --reps %d", o.reps_max, o.reps);
 		return GP_EUSAGE;
@@ -197,20 +181,19 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 static int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = { { "device", required_argument, NULL, 'd' }, { NULL, 0, NULL, 0 } };
-	long dev = 0;
-	int c;
+	int c, rc, dev = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'd')
 			return bad_option("info", argv);
-		if (gp_parse_long(optarg, 0, 63, &dev))
-			return bad_number("--device", optarg, 0, 63);
+		if ((rc = opt_int("--device", 0, 63, &dev)))
+			return rc;
 	}
 	if (optind != argc) {
 		gp_err("info: unexpected argument '%s'", argv[optind]);
 		return GP_EUSAGE;
 	}
-	return gp_cmd_info((int)dev);
+	return gp_cmd_info(dev);
 }
 
 static int cmd_fleet(int argc, char **argv)

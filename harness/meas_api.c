@@ -206,9 +206,27 @@ int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison)
 	return 0;
 }
 
+int gp_meas_resident(struct gp_meas *m, int threads, int blocks_per_sm)
+{
+	int resident = 0;
+
+	gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m->fn, threads, 0);
+	if (resident >= blocks_per_sm)
+		return 0;
+	gp_meas_na(m, "only %d blocks of %d threads fit per SM, asked for %d", resident, threads, blocks_per_sm);
+	return 1;
+}
+
 int gp_meas_upload(struct gp_meas *m, CUdeviceptr d, const void *src, size_t bytes)
 {
 	return gp_upload(d, src, bytes);
+}
+
+int gp_meas_input(struct gp_meas *m, CUdeviceptr *d, const void *src, size_t bytes)
+{
+	const int rc = gp_meas_buf(m, d, bytes, GP_NO_POISON);
+
+	return rc ? rc : gp_meas_upload(m, *d, src, bytes);
 }
 
 void *gp_meas_host(struct gp_meas *m, size_t bytes)

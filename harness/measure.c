@@ -63,7 +63,7 @@ error:
 	return GP_ECUDA;
 }
 
-/* One repetition (or, for GP_RUN_BATCH, the whole timed loop: gp_time_batches owns it). */
+/* One repetition of GP_RUN_SYNC or GP_RUN_EVENT (GP_RUN_BATCH: batch_rep). */
 static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 {
 	float ms = 0;
@@ -75,11 +75,8 @@ static int one_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 		GP_CU(cuEventRecord(e0, NULL));
 	if ((rc = launch_once(m)))
 		return rc;
-	if (m->probe->runner == GP_RUN_EVENT) {
-		GP_CU(cuEventRecord(e1, NULL));
-		GP_CU(cuEventSynchronize(e1));
-		GP_CU(cuEventElapsedTime(&ms, e0, e1));
-	}
+	if (m->probe->runner == GP_RUN_EVENT && gp_events_stop(e0, e1, &ms))
+		goto error;
 	/* Surfaces a fault inside the kernel (the sticky error) next to its launch. */
 	GP_CU(cuCtxSynchronize());
 	if ((m->probe->after && (rc = m->probe->after(m))) || (rc = read_back(m, 0)))
@@ -142,9 +139,8 @@ static int size_batch(struct gp_meas *m, CUevent e0, CUevent e1)
 	GP_CU(cuEventRecord(e0, NULL));
 	if ((rc = launch_once(m)))
 		return rc;
-	GP_CU(cuEventRecord(e1, NULL));
-	GP_CU(cuEventSynchronize(e1));
-	GP_CU(cuEventElapsedTime(&one, e0, e1));
+	if (gp_events_stop(e0, e1, &one))
+		goto error;
 	m->batch = one > 0 ? (int)ceil(batch_ms / one) : max_batch;
 	m->batch = m->batch < 1 ? 1 : m->batch > max_batch ? max_batch : m->batch;
 	return 0;
@@ -161,9 +157,8 @@ static int batch_rep(struct gp_meas *m, CUevent e0, CUevent e1)
 	for (int b = 0; b < m->batch; b++)
 		if ((rc = launch_once(m)))
 			return rc;
-	GP_CU(cuEventRecord(e1, NULL));
-	GP_CU(cuEventSynchronize(e1));
-	GP_CU(cuEventElapsedTime(&ms, e0, e1));
+	if (gp_events_stop(e0, e1, &ms))
+		goto error;
 	m->rep_ms = ms / m->batch;
 	gp_sample(m, "time_ms", m->rep_ms);
 	return 0;
@@ -178,10 +173,8 @@ int gp_meas_repetitions(struct gp_meas *m)
 	CUevent e0 = NULL, e1 = NULL;
 	int rc = GP_ECUDA;
 
-	if (m->probe->runner != GP_RUN_SYNC) {
-		GP_CU(cuEventCreate(&e0, CU_EVENT_DEFAULT));
-		GP_CU(cuEventCreate(&e1, CU_EVENT_DEFAULT));
-	}
+	if (m->probe->runner != GP_RUN_SYNC && gp_events_new(&e0, &e1))
+		goto error;
 	if (batch && (rc = size_batch(m, e0, e1)))
 		goto out;
 	for (m->rep = -m->run->warmup; !enough(m, t0); m->rep++)
@@ -202,10 +195,7 @@ int gp_meas_repetitions(struct gp_meas *m)
 error:
 	rc = GP_ECUDA;
 out:
-	if (e0)
-		gp_cu.cuEventDestroy(e0);
-	if (e1)
-		gp_cu.cuEventDestroy(e1);
+	gp_events_free(e0, e1);
 	return rc;
 }
 

@@ -23,7 +23,7 @@
 enum gp_runner {
 	GP_RUN_SYNC,  /* launch and wait: the numbers come from buffers read back (in-kernel clock64) */
 	GP_RUN_EVENT, /* one launch per repetition between two CUDA events: metric time_ms */
-	GP_RUN_BATCH, /* gp_time_batches: batches of launches lasting ~batch_ms: time_ms per launch */
+	GP_RUN_BATCH, /* batches of launches lasting ~batch_ms: time_ms per launch */
 };
 
 /* A buffer's poison: written (cuMemsetD8) before every repetition so stale results show. */
@@ -114,8 +114,20 @@ int gp_meas_buf(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
 /* The same for a size the sweep chose: one larger than the device's memory or than what is free
  * makes the point n/a (returns 1, the caller returns 0 from setup). */
 int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
+/* After gp_meas_kernel: a point asking for more blocks of `threads` per SM than the kernel can
+ * keep resident is n/a (returns 1, the caller returns 0 from setup): its rate would be of fewer
+ * warps than the row says. */
+int gp_meas_resident(struct gp_meas *m, int threads, int blocks_per_sm);
+/* The parameters of the throughput grid those points ask for: blocks_per_sm resident blocks of
+ * `threads` on every SM (8 x 256 by default: 64 warps, the most an SM holds since Volta). */
+#define GP_PARAMS_TPUT_GRID                                                                         \
+	{ "blocks_per_sm", GP_PARAM_INT, 1, 32, NULL, "8", "resident blocks per SM" },              \
+	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" }
 /* Upload host data into a buffer once (before the warm-up). */
 int gp_meas_upload(struct gp_meas *m, CUdeviceptr d, const void *src, size_t bytes);
+/* An input: a buffer holding src's bytes, uploaded once and never poisoned (gp_meas_buf +
+ * gp_meas_upload). */
+int gp_meas_input(struct gp_meas *m, CUdeviceptr *d, const void *src, size_t bytes);
 /* A host copy of a device buffer, refreshed as `when` says; owned by the harness. */
 void *gp_meas_readback(struct gp_meas *m, CUdeviceptr d, size_t bytes, enum gp_readback when);
 /* Zeroed host memory owned by the harness (freed after the point), NULL when out of memory. */

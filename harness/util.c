@@ -97,6 +97,22 @@ char *gp_strdup(const char *s)
 	return p;
 }
 
+int gp_write_fd(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		const ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 char *gp_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -107,8 +107,7 @@ static int lat_ffma_setup(struct gp_meas *m)
 	    (rc = gp_meas_buf(m, &c->out, th * sizeof(float), GP_POISON_NAN)) ||
 	    (rc = gp_meas_buf(m, &c->t0, th * 8, GP_NO_POISON)) || (rc = gp_meas_buf(m, &c->t1, th * 8, GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &c->ovh, th * 8, GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &c->bc, sizeof chain_bc, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->bc, smem ? smem_bc : chain_bc, sizeof chain_bc)))
+	    (rc = gp_meas_input(m, &c->bc, smem ? smem_bc : chain_bc, sizeof chain_bc)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, th * sizeof(float), GP_EVERY_REP);
 	c->h_t0 = gp_meas_readback(m, c->t0, th * 8, GP_EVERY_REP);
@@ -172,8 +171,7 @@ GP_EXP_PROBE(lat_ffma, lat_ffma_params, lat_ffma_cols, &lat_ffma_probe);
 
 static const struct gp_param tput_fp32_params[] = {
 	{ "op", GP_PARAM_NAME, 0, 0, "ffma fmul fadd", "ffma fmul fadd", "FP32 instruction" },
-	{ "blocks_per_sm", GP_PARAM_INT, 1, 32, NULL, "8", "resident blocks per SM" },
-	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
+	GP_PARAMS_TPUT_GRID,
 	{ "iters", GP_PARAM_INT, 1, 1000000, NULL, "4096", "loop trips of 16 x 8 independent ops" },
 };
 
@@ -199,7 +197,7 @@ static int tput_fp32_setup(struct gp_meas *m)
 	const char *opname = gp_meas_param_str(m, "op");
 	const int threads = (int)gp_meas_param(m, "threads"), bps = (int)gp_meas_param(m, "blocks_per_sm");
 	const unsigned blocks = (unsigned)(bps * m->dev->sms);
-	int rc, resident = 0;
+	int rc;
 
 	c->op = !strcmp(opname, "ffma") ? OP_FFMA : !strcmp(opname, "fmul") ? OP_FMUL : OP_FADD;
 	c->iters = (int)gp_meas_param(m, "iters");
@@ -211,17 +209,15 @@ static int tput_fp32_setup(struct gp_meas *m)
 	gp_meas_num(m, "ops_per_thread", c->ops_per_thread);
 	if ((rc = gp_meas_kernel(m, "tput_%s", opname)))
 		return rc;
-	gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m->fn, threads, 0);
-	if (resident < bps)
-		return gp_meas_na(m, "only %d blocks of %d threads fit per SM, asked for %d", resident, threads, bps);
+	if (gp_meas_resident(m, threads, bps))
+		return 0;
 	for (int k = 0; k < 7; k++)
 		for (int a = 0; a < TPUT_ILP; a++) {
 			const float v = chain(c->op, start_value((unsigned)k) + 0.0625f * (float)a, (long)c->iters * TPUT_UNROLL);
 			c->ref[k] = a ? c->ref[k] + v : v;
 		}
 	if ((rc = gp_meas_buf(m, &c->out, c->nthr * sizeof(float), GP_POISON_NAN)) ||
-	    (rc = gp_meas_buf(m, &c->bc, sizeof chain_bc, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->bc, chain_bc, sizeof chain_bc)))
+	    (rc = gp_meas_input(m, &c->bc, chain_bc, sizeof chain_bc)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, c->nthr * sizeof(float), GP_LAST_REP);
 	gp_meas_launch(m, blocks, (unsigned)threads, 0);

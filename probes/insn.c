@@ -98,8 +98,7 @@ static int lat_insn_setup(struct gp_meas *m)
 	if ((rc = gp_meas_kernel(m, "lat_%s", c->d->name)) ||
 	    (rc = gp_meas_buf(m, &c->out, 32 * sizeof(uint64_t), GP_POISON_NAN)) ||
 	    (rc = gp_meas_buf(m, &c->cyc, 64 * sizeof(uint64_t), GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &c->opnd, sizeof opnd, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->opnd, opnd, sizeof opnd)))
+	    (rc = gp_meas_input(m, &c->opnd, opnd, sizeof opnd)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, 32 * sizeof(uint64_t), GP_EVERY_REP);
 	c->h_cyc = gp_meas_readback(m, c->cyc, 64 * sizeof(uint64_t), GP_EVERY_REP);
@@ -190,8 +189,7 @@ GP_EXP_PROBE(lat_insn, lat_insn_params, lat_insn_cols, &lat_insn_probe);
 
 static const struct gp_param tput_insn_params[] = {
 	{ "insn", GP_PARAM_NAME, 0, 0, GP_INSN_CHOICES, GP_INSN_CHOICES, "instruction (probes/insn.list)" },
-	{ "blocks_per_sm", GP_PARAM_INT, 1, 32, NULL, "8", "resident blocks per SM" },
-	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
+	GP_PARAMS_TPUT_GRID,
 	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "1024", "loop trips of 32 x 8 independent steps" },
 };
 
@@ -236,7 +234,7 @@ static int tput_insn_setup(struct gp_meas *m)
 	const int threads = (int)gp_meas_param(m, "threads"), bps = (int)gp_meas_param(m, "blocks_per_sm");
 	const unsigned blocks = (unsigned)(bps * m->dev->sms);
 	uint64_t opnd[INSN_OPND_WORDS];
-	int rc, resident = 0;
+	int rc;
 
 	if (!(c->d = gp_insn_find(gp_meas_param_str(m, "insn"))))
 		return gp_meas_na(m, "not in probes/insn.list");
@@ -251,13 +249,11 @@ static int tput_insn_setup(struct gp_meas *m)
 	gp_meas_num(m, "ops_per_thread", c->ops_thread);
 	if ((rc = gp_meas_kernel(m, "tput_%s", c->d->name)))
 		return rc;
-	gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m->fn, threads, 0);
-	if (resident < bps)
-		return gp_meas_na(m, "only %d blocks of %d threads fit per SM, asked for %d", resident, threads, bps);
+	if (gp_meas_resident(m, threads, bps))
+		return 0;
 	gp_insn_operands(c->d, opnd);
 	if ((rc = gp_meas_buf(m, &c->out, c->nthr * sizeof(uint64_t), GP_POISON_NAN)) ||
-	    (rc = gp_meas_buf(m, &c->opnd, sizeof opnd, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->opnd, opnd, sizeof opnd)) || (rc = tput_expect(m, c, threads)))
+	    (rc = gp_meas_input(m, &c->opnd, opnd, sizeof opnd)) || (rc = tput_expect(m, c, threads)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, c->nthr * sizeof(uint64_t), GP_LAST_REP);
 	gp_meas_launch(m, blocks, (unsigned)threads, 0);

@@ -26,8 +26,7 @@ static const struct gp_param mix_params[] = {
 	  "FFMAs consuming one shared load (1, 2, 4, 8)" },
 	{ "addr", GP_PARAM_NAME, 0, 0, "distinct broadcast", "distinct broadcast",
 	  "distinct: lane l reads word l; broadcast: every lane reads word 0" },
-	{ "blocks_per_sm", GP_PARAM_INT, 1, 32, NULL, "8", "resident blocks per SM" },
-	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
+	GP_PARAMS_TPUT_GRID,
 	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "256", "loop trips of 32 x 8 FFMAs" },
 };
 
@@ -52,7 +51,7 @@ static int mix_setup(struct gp_meas *m)
 	const int R = c->R = (int)gp_meas_param(m, "ffma_per_lds"), bps = (int)gp_meas_param(m, "blocks_per_sm");
 	const int threads = (int)gp_meas_param(m, "threads");
 	const unsigned blocks = (unsigned)(bps * m->dev->sms);
-	int rc, resident = 0;
+	int rc;
 
 	if (!(0 INSN_MIX_RATIOS(MIX_IS))) {
 		gp_err("tput_lds_ffma: ffma_per_lds must be one of%s, not %d", INSN_MIX_RATIOS(MIX_NAME), R);
@@ -68,15 +67,13 @@ static int mix_setup(struct gp_meas *m)
 	gp_meas_num(m, "model_ffma_per_clk_per_sm", gp_mix_model(R, c->lanes ? c->lanes : 128, 1.0, 4.0));
 	if ((rc = gp_meas_kernel(m, "mix_ffma%d", R)))
 		return rc;
-	gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m->fn, threads, 0);
-	if (resident < bps)
-		return gp_meas_na(m, "only %d blocks of %d threads fit per SM, asked for %d", resident, threads, bps);
+	if (gp_meas_resident(m, threads, bps))
+		return 0;
 	c->want = mix_opnd[2];
 	for (long i = 0; i < (long)c->iters * INSN_TPUT_STEPS; i++)
 		c->want = fmaf(mix_opnd[0], mix_opnd[1], c->want);
 	if ((rc = gp_meas_buf(m, &c->out, c->nthr * sizeof(float), GP_POISON_NAN)) ||
-	    (rc = gp_meas_buf(m, &c->opnd, sizeof mix_opnd, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->opnd, mix_opnd, sizeof mix_opnd)))
+	    (rc = gp_meas_input(m, &c->opnd, mix_opnd, sizeof mix_opnd)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, c->nthr * sizeof(float), GP_LAST_REP);
 	gp_meas_launch(m, blocks, (unsigned)threads, 0);
@@ -232,8 +229,7 @@ static int occ_setup(struct gp_meas *m)
 	if ((rc = occ_expect(m, c)) ||
 	    (rc = gp_meas_buf(m, &c->out, c->nthr * sizeof(float), GP_POISON_NAN)) ||
 	    (rc = gp_meas_buf(m, &c->blk, 3 * c->blocks * sizeof(unsigned long long), GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &c->opnd, 3 * sizeof(float), GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->opnd, c->opnd_h, 3 * sizeof(float))))
+	    (rc = gp_meas_input(m, &c->opnd, c->opnd_h, 3 * sizeof(float))))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, c->nthr * sizeof(float), GP_LAST_REP);
 	c->h_blk = gp_meas_readback(m, c->blk, 3 * c->blocks * sizeof(unsigned long long), GP_EVERY_REP);

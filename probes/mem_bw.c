@@ -134,7 +134,7 @@ static int bw_global_setup(struct gp_meas *m)
 	const unsigned blocks = (unsigned)(bps * m->dev->sms);
 	const size_t bytes = (size_t)gp_meas_param(m, "bytes"), eb = (size_t)width / 8, nthr = (size_t)blocks * threads;
 	const size_t trips = bytes / eb / (nthr * (size_t)ilp), elems = trips * nthr * (size_t)ilp;
-	int rc, resident = 0;
+	int rc;
 
 	g->b.nthr = nthr;
 	g->n = (long long)(bytes / eb);
@@ -148,9 +148,8 @@ static int bw_global_setup(struct gp_meas *m)
 		return gp_meas_na(m, "%zu bytes is less than one trip of the grid", bytes);
 	if ((rc = gp_meas_kernel(m, "bwg_ld%d_%s_%d", width, gp_meas_param_str(m, "path"), ilp)))
 		return rc;
-	gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m->fn, threads, 0);
-	if (resident < bps)
-		return gp_meas_na(m, "only %d blocks of %d threads fit per SM, asked for %d", resident, threads, bps);
+	if (gp_meas_resident(m, threads, bps))
+		return 0;
 	if ((rc = bw_buffers(m, &g->b, bytes)) || !gp_meas_ok(m))
 		return rc;
 	gp_meas_launch(m, blocks, (unsigned)threads, 0);

@@ -102,7 +102,7 @@ static int bank_setup(struct gp_meas *m)
 	tb = (size_t)b->threads * sizeof *b->h_t0;
 	if ((rc = gp_meas_buf(m, &b->out, (size_t)b->threads * sizeof(float), GP_NO_POISON)) ||
 	    (rc = gp_meas_buf(m, &b->t0, tb, GP_NO_POISON)) || (rc = gp_meas_buf(m, &b->t1, tb, GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &b->in, sizeof in, GP_NO_POISON)) || (rc = gp_meas_upload(m, b->in, in, sizeof in)))
+	    (rc = gp_meas_input(m, &b->in, in, sizeof in)))
 		return rc;
 	b->h_t0 = gp_meas_readback(m, b->t0, tb, GP_EVERY_REP);
 	b->h_t1 = gp_meas_readback(m, b->t1, tb, GP_EVERY_REP);
@@ -134,11 +134,20 @@ static void bank_finish(struct gp_meas *m)
 	gp_meas_floor(m, "one SMSP", cpi, 1.0, 0.02, "cycles per instruction");
 }
 
-#define BANK_PROBE(name)                                                                            \
+/* An experiment: the probe every bank experiment shares, with its own setup, and the descriptor
+ * probes/sassprobe.def names. */
+#define BANK_EXPERIMENT(name, params_, columns_)                                                    \
 	static const struct gp_probe name##_probe = {                                              \
 		.runner = GP_RUN_SYNC, .setup = name##_setup, .sample = bank_sample,               \
 		.finish = bank_finish, .primary = "cycles_per_insn", .ctx_size = sizeof(struct bank), \
-	}
+	};                                                                                         \
+	GP_EXP_PROBE(name, params_, columns_, &name##_probe)
+
+/* map and reuse run the same 240-FFMA stream: the same occupancy and length. */
+#define BANK_STREAM_PARAMS                                                                          \
+	{ "warps", GP_PARAM_INT, 1, 8, NULL, "4", "warps per scheduler (SMSP)" },                 \
+	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "1024",                                         \
+	  "loop trips of the 240-FFMA stream (1 warp: >= 100 us for the clock sample)" }
 
 /* ---------------------------------------------------------------- E103 regbank_ffma */
 
@@ -210,8 +219,7 @@ static int regbank_ffma_setup(struct gp_meas *m)
 	return bank_setup(m);
 }
 
-BANK_PROBE(regbank_ffma);
-GP_EXP_PROBE(regbank_ffma, regbank_ffma_params, regbank_cols, &regbank_ffma_probe);
+BANK_EXPERIMENT(regbank_ffma, regbank_ffma_params, regbank_cols);
 
 /* ---------------------------------------------------------------- E104 regbank_map */
 
@@ -220,8 +228,7 @@ static const struct gp_param regbank_map_params[] = {
 	  "pair: FFMA Rd, RA, RB, RZ; triple: FFMA Rd, RA, RB, RC with RC of RA's residue" },
 	{ "rb_offset", GP_PARAM_INT, 0, 31, NULL, "0:15:1",
 	  "RB's residue mod 32 relative to RA (0: another register of RA's residue)" },
-	{ "warps", GP_PARAM_INT, 1, 8, NULL, "4", "warps per scheduler (SMSP)" },
-	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "1024", "loop trips of the 240-FFMA stream (1 warp: >= 100 us for the clock sample)" },
+	BANK_STREAM_PARAMS,
 };
 
 static const char *const regbank_map_cols[] = {
@@ -261,8 +268,7 @@ static int regbank_map_setup(struct gp_meas *m)
 	return bank_setup(m);
 }
 
-BANK_PROBE(regbank_map);
-GP_EXP_PROBE(regbank_map, regbank_map_params, regbank_map_cols, &regbank_map_probe);
+BANK_EXPERIMENT(regbank_map, regbank_map_params, regbank_map_cols);
 
 /* ---------------------------------------------------------------- regbank_reuse */
 
@@ -270,8 +276,7 @@ static const struct gp_param regbank_reuse_params[] = {
 	{ "slot", GP_PARAM_NAME, 0, 0, "a b c", "a b c", "operand slot whose register cycles" },
 	{ "distinct", GP_PARAM_INT, 1, 8, NULL, "1 2 3 4", "distinct registers cycling through the slot" },
 	{ "reuse", GP_PARAM_INT, 0, 1, NULL, "0 1", "reuse flag on the cycling slot" },
-	{ "warps", GP_PARAM_INT, 1, 8, NULL, "4", "warps per scheduler (SMSP)" },
-	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "1024", "loop trips of the 240-FFMA stream (1 warp: >= 100 us for the clock sample)" },
+	BANK_STREAM_PARAMS,
 };
 
 static const char *const regbank_reuse_cols[] = {
@@ -314,5 +319,4 @@ static int regbank_reuse_setup(struct gp_meas *m)
 	return bank_setup(m);
 }
 
-BANK_PROBE(regbank_reuse);
-GP_EXP_PROBE(regbank_reuse, regbank_reuse_params, regbank_reuse_cols, &regbank_reuse_probe);
+BANK_EXPERIMENT(regbank_reuse, regbank_reuse_params, regbank_reuse_cols);

@@ -8,19 +8,8 @@
 #include "sass/patch.h"
 #include "gp.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-__attribute__((format(printf, 2, 3))) static int fail(struct gp_cubin *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof c->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static struct gp_insn at(struct gp_cubin *c, const struct gp_cubin_kernel *k, size_t i)
 {
@@ -51,7 +40,7 @@ int sp_timed_region(struct gp_cubin *c, const char *kernel, struct sp_region *r)
 		r->hi = i;
 		return 0;
 	}
-	return fail(c, "%s: no two unpredicated CS2R SR_CLOCKLO around a timed region", kernel);
+	return gp_cubin_fail(c, "%s: no two unpredicated CS2R SR_CLOCKLO around a timed region", kernel);
 }
 
 size_t sp_find_opcode(struct gp_cubin *c, const char *kernel, const struct sp_region *r, uint32_t opcode,
@@ -78,7 +67,7 @@ int sp_free_regs(struct gp_cubin *c, const char *kernel, const struct sp_region 
 	if (!k)
 		return -1;
 	if (k->regcount <= 0)
-		return fail(c, "%s has no REGCOUNT", kernel);
+		return gp_cubin_fail(c, "%s has no REGCOUNT", kernel);
 	memset(free_, 0, 256);
 	for (int i = 0; i < k->regcount && i < GP_REG_RZ; i++)
 		free_[i] = 1;
@@ -114,7 +103,7 @@ long sp_plan_stall(struct gp_cubin *c, const char *kernel, unsigned stall, unsig
 		return -1;
 	n = sp_find_opcode(c, kernel, &r, gp_insn_classes[GP_I_FFMA_RRR].opcode, idx, SP_MAX_STREAM);
 	if (!n || n > SP_MAX_STREAM)
-		return fail(c, "%s: %zu FFMA R,R,R,R in the timed region", kernel, n);
+		return gp_cubin_fail(c, "%s: %zu FFMA R,R,R,R in the timed region", kernel, n);
 	/* Forced always: the patcher checks each half against the other's old value, which can
 	 * refuse a valid final pair on the way; the pair itself is the experiment's parameter. */
 	for (size_t i = 0; i < n; i++)
@@ -158,8 +147,8 @@ long sp_plan_wait(struct gp_cubin *c, const char *kernel, uint32_t load_opcode, 
 		}
 	}
 	if (!found)
-		return fail(c, "%s: no load (opcode %#x) of the timed region has a waiting consumer", kernel,
-			    load_opcode);
+		return gp_cubin_fail(c, "%s: no load (opcode %#x) of the timed region has a waiting consumer", kernel,
+			             load_opcode);
 	return found;
 }
 
@@ -171,12 +160,12 @@ long sp_plan_sources(struct gp_cubin *c, const char *kernel, uint32_t op, const 
 	struct sp_region r;
 
 	if (!n)
-		return fail(c, "empty source pattern");
+		return gp_cubin_fail(c, "empty source pattern");
 	if (sp_timed_region(c, kernel, &r) < 0)
 		return -1;
 	len = sp_find_opcode(c, kernel, &r, op, idx, SP_MAX_STREAM);
 	if (!len || len > SP_MAX_STREAM)
-		return fail(c, "%s: %zu instructions of opcode %#x in the timed region", kernel, len, op);
+		return gp_cubin_fail(c, "%s: %zu instructions of opcode %#x in the timed region", kernel, len, op);
 	for (size_t i = 0; i < len; i++) {
 		for (int s = 0; s < 3; s++)
 			if (src[i % n][s] >= 0 &&

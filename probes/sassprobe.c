@@ -61,7 +61,7 @@ static int stall_launch(struct gp_meas *m, struct stall_run *s, size_t out_bytes
 
 	if ((rc = gp_meas_buf(m, &s->out, out_bytes, poison)) ||
 	    (rc = gp_meas_buf(m, &s->cyc, cyc_bytes, GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &s->in, in_bytes, GP_NO_POISON)) || (rc = gp_meas_upload(m, s->in, in, in_bytes)))
+	    (rc = gp_meas_input(m, &s->in, in, in_bytes)))
 		return rc;
 	s->h_out = gp_meas_readback(m, s->out, out_bytes, GP_EVERY_REP);
 	s->h_cyc = gp_meas_readback(m, s->cyc, cyc_bytes, GP_EVERY_REP);

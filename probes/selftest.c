@@ -44,8 +44,7 @@ static int selftest_setup(struct gp_meas *m)
 	while (c->mode < SELFTEST_NMODES && strcmp(mode_names[c->mode], mode))
 		c->mode++;
 	if ((rc = gp_meas_kernel(m, "selftest")) || (rc = gp_meas_buf(m, &c->out, 32 * sizeof(int), GP_NO_POISON)) ||
-	    (rc = gp_meas_buf(m, &c->flag, sizeof zero, GP_NO_POISON)) ||
-	    (rc = gp_meas_upload(m, c->flag, &zero, sizeof zero)))
+	    (rc = gp_meas_input(m, &c->flag, &zero, sizeof zero)))
 		return rc;
 	c->h_out = gp_meas_readback(m, c->out, sizeof(int), GP_LAST_REP);
 	gp_meas_launch(m, 1, 32, 0);

@@ -295,7 +295,7 @@ static int bank_layout(struct gp_meas *m, CUdeviceptr *offs, CUdeviceptr *cyc, c
 	int rc;
 
 	bank_offsets(o, wb, stride, pad);
-	if ((rc = gp_meas_buf(m, offs, sizeof o, GP_NO_POISON)) || (rc = gp_meas_upload(m, *offs, o, sizeof o)) ||
+	if ((rc = gp_meas_input(m, offs, o, sizeof o)) ||
 	    (rc = gp_meas_buf(m, cyc, sizeof **h, GP_POISON_NAN)))
 		return rc;
 	*h = gp_meas_readback(m, *cyc, sizeof **h, GP_EVERY_REP);

@@ -82,7 +82,7 @@ static uint64_t rd64(const unsigned char *p)
 	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
 }
 
-__attribute__((format(printf, 2, 3))) static int fail(struct gp_cubin *c, const char *fmt, ...)
+int gp_cubin_fail(struct gp_cubin *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -121,16 +121,16 @@ static int parse_header(struct gp_cubin *c, uint64_t *shoff, size_t *shnum, size
 	const unsigned char *e = c->image;
 
 	if (c->size < EHDR_SIZE)
-		return fail(c, "not a cubin: %zu bytes, shorter than an ELF header", c->size);
+		return gp_cubin_fail(c, "not a cubin: %zu bytes, shorter than an ELF header", c->size);
 	if (memcmp(e, "\177ELF", 4) != 0)
-		return fail(c, "not a cubin: no ELF magic");
+		return gp_cubin_fail(c, "not a cubin: no ELF magic");
 	if (e[4] != 2)
-		return fail(c, "not a cubin: ELF class %u, want 2 (64-bit)", e[4]);
+		return gp_cubin_fail(c, "not a cubin: ELF class %u, want 2 (64-bit)", e[4]);
 	if (e[5] != 1)
-		return fail(c, "not a cubin: ELF data encoding %u, want 1 (little-endian)", e[5]);
+		return gp_cubin_fail(c, "not a cubin: ELF data encoding %u, want 1 (little-endian)", e[5]);
 	uint16_t machine = rd16(e + 18);
 	if (machine != GP_EM_CUDA)
-		return fail(c, "not a cubin: e_machine %u, want %d (EM_CUDA)", machine, GP_EM_CUDA);
+		return gp_cubin_fail(c, "not a cubin: e_machine %u, want %d (EM_CUDA)", machine, GP_EM_CUDA);
 	c->abi = e[8];
 	c->eflags = rd32(e + 48);
 	/* ABI 8 (CUDA 13) moved the SM from bits 0-7 to bits 8-15. */
@@ -139,23 +139,23 @@ static int parse_header(struct gp_cubin *c, uint64_t *shoff, size_t *shnum, size
 	uint64_t phoff = rd64(e + 32);
 	uint16_t phentsize = rd16(e + 54), phnum = rd16(e + 56);
 	if (phnum && !in_bounds(phoff, (uint64_t)phentsize * phnum, c->size))
-		return fail(c, "malformed cubin: program headers at %#llx past the end (%zu bytes)",
-			    (unsigned long long)phoff, c->size);
+		return gp_cubin_fail(c, "malformed cubin: program headers at %#llx past the end (%zu bytes)",
+			             (unsigned long long)phoff, c->size);
 
 	*shoff = rd64(e + 40);
 	uint16_t shentsize = rd16(e + 58);
 	*shnum = rd16(e + 60);
 	*shstrndx = rd16(e + 62);
 	if (*shnum == 0)
-		return fail(c, "malformed cubin: no section table");
+		return gp_cubin_fail(c, "malformed cubin: no section table");
 	if (shentsize != SHDR_SIZE)
-		return fail(c, "malformed cubin: section header size %u, want %d", shentsize, SHDR_SIZE);
+		return gp_cubin_fail(c, "malformed cubin: section header size %u, want %d", shentsize, SHDR_SIZE);
 	if (!in_bounds(*shoff, (uint64_t)*shnum * SHDR_SIZE, c->size))
-		return fail(c, "malformed cubin: section table (%zu entries at %#llx) past the end (%zu bytes)",
-			    *shnum, (unsigned long long)*shoff, c->size);
+		return gp_cubin_fail(c, "malformed cubin: section table (%zu entries at %#llx) past the end (%zu bytes)",
+			             *shnum, (unsigned long long)*shoff, c->size);
 	if (*shstrndx >= *shnum)
-		return fail(c, "malformed cubin: section name table index %zu >= %zu sections",
-			    *shstrndx, *shnum);
+		return gp_cubin_fail(c, "malformed cubin: section name table index %zu >= %zu sections",
+			             *shstrndx, *shnum);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static int parse_sections(struct gp_cubin *c, uint64_t shoff, size_t shnum, size
 {
 	c->sec = calloc(shnum, sizeof *c->sec);
 	if (!c->sec)
-		return fail(c, "out of memory");
+		return gp_cubin_fail(c, "out of memory");
 	c->nsec = shnum;
 	for (size_t i = 0; i < shnum; i++) {
 		const unsigned char *h = c->image + shoff + i * SHDR_SIZE;
@@ -177,16 +177,16 @@ static int parse_sections(struct gp_cubin *c, uint64_t shoff, size_t shnum, size
 		s->info = rd32(h + 44);
 		s->entsize = rd64(h + 56);
 		if (s->type != SHT_NOBITS && !in_bounds(s->offset, s->size, c->size))
-			return fail(c, "malformed cubin: section %zu (%#llx + %#llx bytes) past the end (%zu bytes)",
-				    i, (unsigned long long)s->offset, (unsigned long long)s->size, c->size);
+			return gp_cubin_fail(c, "malformed cubin: section %zu (%#llx + %#llx bytes) past the end (%zu bytes)",
+				             i, (unsigned long long)s->offset, (unsigned long long)s->size, c->size);
 	}
 	if (c->sec[shstrndx].type != SHT_STRTAB)
-		return fail(c, "malformed cubin: section name table %zu is not a string table", shstrndx);
+		return gp_cubin_fail(c, "malformed cubin: section name table %zu is not a string table", shstrndx);
 	for (size_t i = 0; i < shnum; i++) {
 		uint32_t name = rd32(c->image + shoff + i * SHDR_SIZE);
 		c->sec[i].name = str_at(c, shstrndx, name);
 		if (!c->sec[i].name)
-			return fail(c, "malformed cubin: section %zu name offset %u outside the name table", i, name);
+			return gp_cubin_fail(c, "malformed cubin: section %zu name offset %u outside the name table", i, name);
 	}
 	return 0;
 }
@@ -202,21 +202,21 @@ static int parse_symbols(struct gp_cubin *c)
 		return 0;       /* legal, if useless: no kernels can be named */
 	const struct gp_cubin_section *s = &c->sec[symtab];
 	if (s->entsize != SYM_SIZE || s->size % SYM_SIZE)
-		return fail(c, "malformed cubin: symbol table entry size %llu, size %llu",
-			    (unsigned long long)s->entsize, (unsigned long long)s->size);
+		return gp_cubin_fail(c, "malformed cubin: symbol table entry size %llu, size %llu",
+			             (unsigned long long)s->entsize, (unsigned long long)s->size);
 	if (s->link >= c->nsec || c->sec[s->link].type != SHT_STRTAB)
-		return fail(c, "malformed cubin: symbol table links to section %u, not a string table", s->link);
+		return gp_cubin_fail(c, "malformed cubin: symbol table links to section %u, not a string table", s->link);
 	c->nsym = s->size / SYM_SIZE;
 	c->sym = calloc(c->nsym ? c->nsym : 1, sizeof *c->sym);
 	if (!c->sym)
-		return fail(c, "out of memory");
+		return gp_cubin_fail(c, "out of memory");
 	for (size_t i = 0; i < c->nsym; i++) {
 		const unsigned char *e = c->image + s->offset + i * SYM_SIZE;
 		struct gp_cubin_symbol *y = &c->sym[i];
 
 		y->name = str_at(c, s->link, rd32(e));
 		if (!y->name)
-			return fail(c, "malformed cubin: symbol %zu name outside the string table", i);
+			return gp_cubin_fail(c, "malformed cubin: symbol %zu name outside the string table", i);
 		y->type = e[4] & 0xf;
 		y->bind = e[4] >> 4;
 		y->other = e[5];
@@ -238,16 +238,16 @@ static int parse_relocs(struct gp_cubin *c)
 		if (!ent)
 			continue;
 		if (s->size % ent)
-			return fail(c, "malformed cubin: relocation section %s size %llu not a multiple of %zu",
-				    s->name, (unsigned long long)s->size, ent);
+			return gp_cubin_fail(c, "malformed cubin: relocation section %s size %llu not a multiple of %zu",
+				             s->name, (unsigned long long)s->size, ent);
 		if (s->info >= c->nsec)
-			return fail(c, "malformed cubin: relocation section %s targets section %u of %zu",
-				    s->name, s->info, c->nsec);
+			return gp_cubin_fail(c, "malformed cubin: relocation section %s targets section %u of %zu",
+				             s->name, s->info, c->nsec);
 		n += s->size / ent;
 	}
 	c->rel = calloc(n ? n : 1, sizeof *c->rel);
 	if (!c->rel)
-		return fail(c, "out of memory");
+		return gp_cubin_fail(c, "out of memory");
 	for (size_t i = 0; i < c->nsec; i++) {
 		const struct gp_cubin_section *s = &c->sec[i];
 		size_t ent = s->type == SHT_REL ? REL_SIZE : s->type == SHT_RELA ? RELA_SIZE : 0;
@@ -263,10 +263,10 @@ static int parse_relocs(struct gp_cubin *c)
 			r->sym = (uint32_t)(info >> 32);
 			r->addend = ent == RELA_SIZE ? (int64_t)rd64(e + 16) : 0;
 			if (r->offset >= c->sec[r->target].size)
-				return fail(c, "malformed cubin: relocation at %#llx past the end of section %s",
-					    (unsigned long long)r->offset, c->sec[r->target].name);
+				return gp_cubin_fail(c, "malformed cubin: relocation at %#llx past the end of section %s",
+					             (unsigned long long)r->offset, c->sec[r->target].name);
 			if (r->sym >= c->nsym)
-				return fail(c, "malformed cubin: relocation names symbol %u of %zu", r->sym, c->nsym);
+				return gp_cubin_fail(c, "malformed cubin: relocation names symbol %u of %zu", r->sym, c->nsym);
 		}
 	}
 	return 0;
@@ -322,8 +322,8 @@ static int apply_global_info(struct gp_cubin *c)
 		if (r.attr != GP_EIATTR_REGCOUNT && r.attr != GP_EIATTR_FRAME_SIZE)
 			continue;
 		if (r.format != GP_EIFMT_SVAL || r.len != 8)
-			return fail(c, "malformed cubin: .nv.info %s record of %zu bytes, want 8",
-				    gp_eiattr_name(r.attr), r.len);
+			return gp_cubin_fail(c, "malformed cubin: .nv.info %s record of %zu bytes, want 8",
+				             gp_eiattr_name(r.attr), r.len);
 		uint32_t symi = rd32(r.payload), v = rd32(r.payload + 4);
 		for (size_t k = 0; k < c->nkern; k++) {
 			if (c->kern[k].symbol != (long)symi)
@@ -334,7 +334,7 @@ static int apply_global_info(struct gp_cubin *c)
 				c->kern[k].frame_size = v;
 		}
 	}
-	return got < 0 ? fail(c, "malformed cubin: truncated or unknown record in .nv.info") : 0;
+	return got < 0 ? gp_cubin_fail(c, "malformed cubin: truncated or unknown record in .nv.info") : 0;
 }
 
 static long find_section(const struct gp_cubin *c, const char *prefix, const char *name)
@@ -367,8 +367,8 @@ static int add_kernel(struct gp_cubin *c, size_t sec)
 	}
 	/* Volta and later: 16-byte instructions; older code (8-byte words) is never patched. */
 	if (c->sm >= 70 && s->size % INSN_BYTES)
-		return fail(c, "malformed cubin: .text.%s is %llu bytes, not a multiple of %d",
-			    k->name, (unsigned long long)s->size, INSN_BYTES);
+		return gp_cubin_fail(c, "malformed cubin: .text.%s is %llu bytes, not a multiple of %d",
+			             k->name, (unsigned long long)s->size, INSN_BYTES);
 	k->ninsn = c->sm >= 70 ? s->size / INSN_BYTES : 0;
 	if (k->info >= 0) {
 		struct gp_nvinfo r;
@@ -378,7 +378,7 @@ static int add_kernel(struct gp_cubin *c, size_t sec)
 		while ((got = gp_cubin_nvinfo_next(c, (size_t)k->info, &pos, &r)) == 1)
 			;
 		if (got < 0)
-			return fail(c, "malformed cubin: truncated or unknown record in .nv.info.%s", k->name);
+			return gp_cubin_fail(c, "malformed cubin: truncated or unknown record in .nv.info.%s", k->name);
 	}
 	return 0;
 }
@@ -387,7 +387,7 @@ static int parse_kernels(struct gp_cubin *c)
 {
 	c->kern = calloc(c->nsec, sizeof *c->kern);
 	if (!c->kern)
-		return fail(c, "out of memory");
+		return gp_cubin_fail(c, "out of memory");
 	for (size_t i = 0; i < c->nsec; i++) {
 		const struct gp_cubin_section *s = &c->sec[i];
 		if (strncmp(s->name, ".text.", 6) || !(s->flags & SHF_EXECINSTR) || s->type == SHT_NOBITS)
@@ -397,7 +397,7 @@ static int parse_kernels(struct gp_cubin *c)
 	}
 	c->nvinfo = find_section(c, ".nv.info", "");
 	if (c->nvinfo >= 0 && c->sec[c->nvinfo].type < SHT_LOPROC)
-		return fail(c, "malformed cubin: .nv.info has section type %#x", c->sec[c->nvinfo].type);
+		return gp_cubin_fail(c, "malformed cubin: .nv.info has section type %#x", c->sec[c->nvinfo].type);
 	return c->nvinfo >= 0 ? apply_global_info(c) : 0;
 }
 
@@ -410,7 +410,7 @@ int gp_cubin_open(struct gp_cubin *c, const void *data, size_t size)
 	c->nvinfo = -1;
 	c->image = malloc(size ? size : 1);
 	if (!c->image)
-		return fail(c, "out of memory (%zu bytes)", size);
+		return gp_cubin_fail(c, "out of memory (%zu bytes)", size);
 	memcpy(c->image, data, size);
 	c->size = size;
 	if (parse_header(c, &shoff, &shnum, &shstrndx) < 0 ||
@@ -435,25 +435,25 @@ int gp_cubin_load(struct gp_cubin *c, const char *path, int *io_error)
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		memset(c, 0, sizeof *c);
 		*io_error = 1;
-		return fail(c, "%s: not a regular file", path);
+		return gp_cubin_fail(c, "%s: not a regular file", path);
 	}
 	if (!stat(path, &st) && (unsigned long)st.st_size > GP_CUBIN_MAX_BYTES) {
 		memset(c, 0, sizeof *c);
-		return fail(c, "%s: %lld bytes, larger than any cubin (%lu MiB at most)", path, (long long)st.st_size,
-			    GP_CUBIN_MAX_BYTES >> 20);
+		return gp_cubin_fail(c, "%s: %lld bytes, larger than any cubin (%lu MiB at most)", path,
+				     (long long)st.st_size, GP_CUBIN_MAX_BYTES >> 20);
 	}
 	buf = gp_read_file(path, &n);
 	if (!buf) {
 		memset(c, 0, sizeof *c);
 		*io_error = 1;
-		return fail(c, "%s: %s", path, strerror(errno));
+		return gp_cubin_fail(c, "%s: %s", path, strerror(errno));
 	}
 	rc = gp_cubin_open(c, buf, n);
 	free(buf);
 	if (rc < 0) {
 		char msg[sizeof c->err];
 		snprintf(msg, sizeof msg, "%s", c->err);
-		fail(c, "%s: %s", path, msg);
+		gp_cubin_fail(c, "%s: %s", path, msg);
 	}
 	return rc;
 }
@@ -478,7 +478,7 @@ const struct gp_cubin_kernel *gp_cubin_kernel(struct gp_cubin *c, const char *na
 	for (size_t i = 0; i < c->nkern; i++)
 		if (!strcmp(c->kern[i].name, name))
 			return &c->kern[i];
-	fail(c, "no kernel '%s' in the cubin (%zu kernels)", name, c->nkern);
+	gp_cubin_fail(c, "no kernel '%s' in the cubin (%zu kernels)", name, c->nkern);
 	return NULL;
 }
 
@@ -529,20 +529,6 @@ const struct gp_cubin_reloc *gp_cubin_reloc_in(const struct gp_cubin *c, size_t 
 	return NULL;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int gp_cubin_save(struct gp_cubin *c, const char *path)
 {
 	size_t n = strlen(path) + sizeof ".tmpXXXXXX";
@@ -551,29 +537,29 @@ int gp_cubin_save(struct gp_cubin *c, const char *path)
 	int fd = -1, created = 0;
 
 	if (!tmp)
-		return fail(c, "out of memory");
+		return gp_cubin_fail(c, "out of memory");
 	snprintf(tmp, n, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		fail(c, "%s: %s", tmp, strerror(errno));
+		gp_cubin_fail(c, "%s: %s", tmp, strerror(errno));
 		goto error;
 	}
 	created = 1;
 	/* mkstemp creates 0600; give the file the mode an ordinary create would. */
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, c->image, c->size) < 0 || fsync(fd) < 0) {
-		fail(c, "%s: %s", tmp, strerror(errno));
+	if (fchmod(fd, 0666 & ~mask) < 0 || gp_write_fd(fd, c->image, c->size) < 0 || fsync(fd) < 0) {
+		gp_cubin_fail(c, "%s: %s", tmp, strerror(errno));
 		goto error;
 	}
 	if (close(fd) < 0) {
 		fd = -1;
-		fail(c, "%s: %s", tmp, strerror(errno));
+		gp_cubin_fail(c, "%s: %s", tmp, strerror(errno));
 		goto error;
 	}
 	fd = -1;
 	if (rename(tmp, path) < 0) {
-		fail(c, "%s: %s", path, strerror(errno));
+		gp_cubin_fail(c, "%s: %s", path, strerror(errno));
 		goto error;
 	}
 	free(tmp);

@@ -92,6 +92,9 @@ int gp_cubin_open(struct gp_cubin *c, const void *data, size_t size);
 int gp_cubin_load(struct gp_cubin *c, const char *path, int *io_error);
 void gp_cubin_close(struct gp_cubin *c);
 const char *gp_cubin_error(const struct gp_cubin *c);
+/* Set c->err to one formatted line and return -1: the one way every cubin reader, patcher and
+ * plan reports why it stopped, so callers only ever read gp_cubin_error. */
+__attribute__((format(printf, 2, 3))) int gp_cubin_fail(struct gp_cubin *c, const char *fmt, ...);
 
 /* Write the image (with any in-place edits) to path through a temporary name and a rename. */
 int gp_cubin_save(struct gp_cubin *c, const char *path);

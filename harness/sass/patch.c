@@ -11,18 +11,7 @@
  * with 7 meaning none; 6 does not exist. */
 #include "sass/patch.h"
 
-#include <stdarg.h>
 #include <stdio.h>
-
-__attribute__((format(printf, 2, 3))) static int refuse(struct gp_cubin *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof c->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int gp_sass_stall_yield_valid(unsigned stall, unsigned yield)
 {
@@ -36,13 +25,13 @@ static const struct gp_cubin_kernel *locate(struct gp_cubin *c, const char *kern
 	const struct gp_cubin_kernel *k;
 
 	if (c->sm < 70)
-		return refuse(c, "sm_%d: not a 128-bit Volta-family instruction set", c->sm), NULL;
+		return gp_cubin_fail(c, "sm_%d: not a 128-bit Volta-family instruction set", c->sm), NULL;
 	k = gp_cubin_kernel(c, kernel);
 	if (!k)
 		return NULL;
 	if (index >= k->ninsn)
-		return refuse(c, "instruction %zu is past the end of %s (%zu instructions)", index,
-			      kernel, k->ninsn), NULL;
+		return gp_cubin_fail(c, "instruction %zu is past the end of %s (%zu instructions)", index,
+			             kernel, k->ninsn), NULL;
 	return k;
 }
 
@@ -62,14 +51,14 @@ static int check_reg(struct gp_cubin *c, const struct gp_cubin_kernel *k, struct
 	const char *name = gp_insn_fields[f].name;
 
 	if (gp_insn_field_is_reg_operand(w, f) == 0 && !force)
-		return refuse(c, "%s of this %s is not a register operand (use force)", name,
-			      gp_insn_classes[gp_insn_classify(w)].name);
+		return gp_cubin_fail(c, "%s of this %s is not a register operand (use force)", name,
+			             gp_insn_classes[gp_insn_classify(w)].name);
 	if (value == GP_REG_RZ || force)
 		return 0;
 	if (k->regcount < 0)
-		return refuse(c, "%s has no REGCOUNT; cannot check R%u (use force)", k->name, value);
+		return gp_cubin_fail(c, "%s has no REGCOUNT; cannot check R%u (use force)", k->name, value);
 	if (value >= (uint32_t)k->regcount)
-		return refuse(c, "R%u is not below %s's register count %d", value, k->name, k->regcount);
+		return gp_cubin_fail(c, "R%u is not below %s's register count %d", value, k->name, k->regcount);
 	return 0;
 }
 
@@ -82,12 +71,12 @@ static int check_control(struct gp_cubin *c, struct gp_insn w, enum gp_insn_fiel
 		unsigned stall = f == GP_F_STALL ? value : gp_insn_get(w, GP_F_STALL);
 		unsigned yield = f == GP_F_YIELD ? value : gp_insn_get(w, GP_F_YIELD);
 		if (!gp_sass_stall_yield_valid(stall, yield))
-			return refuse(c, "stall %u with yield bit %u is not a combination nvcc emits (use force)",
-				      stall, yield);
+			return gp_cubin_fail(c, "stall %u with yield bit %u is not a combination nvcc emits (use force)",
+				             stall, yield);
 	}
 	if ((f == GP_F_WBAR || f == GP_F_RBAR) && value >= GP_SB_COUNT && value != GP_SB_NONE)
-		return refuse(c, "scoreboard %u does not exist (0-%d, %d = none)", value, GP_SB_COUNT - 1,
-			      GP_SB_NONE);
+		return gp_cubin_fail(c, "scoreboard %u does not exist (0-%d, %d = none)", value, GP_SB_COUNT - 1,
+			             GP_SB_NONE);
 	return 0;
 }
 
@@ -99,22 +88,22 @@ int gp_sass_patch_check(struct gp_cubin *c, const char *kernel, size_t index,
 	struct gp_insn w;
 
 	if ((unsigned)f >= GP_F_COUNT)
-		return refuse(c, "unknown field %d", (int)f);
+		return gp_cubin_fail(c, "unknown field %d", (int)f);
 	k = locate(c, kernel, index);
 	if (!k)
 		return -1;
 	if (c->sm > 90 && !force)
-		return refuse(c, "sm_%d: the field map is verified for sm_70-sm_90 only (use force)", c->sm);
+		return gp_cubin_fail(c, "sm_%d: the field map is verified for sm_70-sm_90 only (use force)", c->sm);
 	if (f == GP_F_OPCODE && !force) /* another opcode is another instruction, with other operands */
-		return refuse(c, "changing the opcode makes a different instruction (use force)");
+		return gp_cubin_fail(c, "changing the opcode makes a different instruction (use force)");
 	w = gp_insn_load(gp_cubin_text(c, k) + index * GP_INSN_BYTES);
 	r = gp_cubin_reloc_in(c, k->text, index * GP_INSN_BYTES, GP_INSN_BYTES);
 	if (r)
-		return refuse(c, "instruction %zu of %s is under a relocation (type %#x at %#llx)", index,
-			      kernel, r->type, (unsigned long long)r->offset);
+		return gp_cubin_fail(c, "instruction %zu of %s is under a relocation (type %#x at %#llx)", index,
+			             kernel, r->type, (unsigned long long)r->offset);
 	if (gp_insn_set(&w, f, value) < 0)
-		return refuse(c, "value %u does not fit %s (%u bits)", value, gp_insn_fields[f].name,
-			      gp_insn_fields[f].width);
+		return gp_cubin_fail(c, "value %u does not fit %s (%u bits)", value, gp_insn_fields[f].name,
+			             gp_insn_fields[f].width);
 	if (gp_insn_fields[f].is_reg && check_reg(c, k, w, f, value, force) < 0)
 		return -1;
 	return check_control(c, w, f, value, force);
