@@ -312,7 +312,7 @@ static void test_earlier_results_untouched(void **state)
 	assert_int_equal(mkdir(run, 0700), 0);
 	strcat(run, "/20250101-000000");
 	assert_int_equal(mkdir(run, 0700), 0);
-	make_run_dir(run);
+	make_run_dir(run, 2, NULL);
 	snprintf(suite, sizeof suite, "%s/REPORT.md", run);
 	write_file(suite, "# an earlier report\n");
 	snprintf(suite, sizeof suite, "%s/bad.csv", (char *)*state);

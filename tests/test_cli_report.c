@@ -97,7 +97,7 @@ static void test_report_writes_markdown(void **state)
 	snprintf(path, sizeof path, "%s/h100-80gb-hbm3", (char *)*state);
 	assert_int_equal(mkdir(path, 0700), 0);
 	assert_int_equal(mkdir(run, 0700), 0);
-	make_run_dir(run);
+	make_run_dir(run, 2, NULL);
 	r = run_env(*state, env, (const char *const[]){ "report", run, NULL });
 	if (r.status)
 		show(&r);
@@ -260,7 +260,7 @@ static void test_report_all_faulted(void **state)
 
 	snprintf(run, sizeof run, "%s/run", (char *)*state);
 	assert_int_equal(mkdir(run, 0700), 0);
-	make_run_dir(run);
+	make_run_dir(run, 2, NULL);
 	snprintf(path, sizeof path, "%s/lat_ffma.csv", run);
 	md = slurp(path);
 	assert_non_null(md);
@@ -417,7 +417,7 @@ static void test_report_gnuplot_messages(void **state)
 	assert_int_equal(mkdir(run, 0700), 0);
 	strcat(run, "/20250101-000000");
 	assert_int_equal(mkdir(run, 0700), 0);
-	make_run_dir(run);
+	make_run_dir(run, 2, NULL);
 
 	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=0", NULL },
 		    (const char *const[]){ "report", run, NULL });
@@ -453,7 +453,7 @@ static void test_report_keeps_charts(void **state)
 	snprintf(gp_env, sizeof gp_env, "GNUPLOT=%s", fake);
 	snprintf(run, sizeof run, "%s/run", (char *)*state);
 	assert_int_equal(mkdir(run, 0700), 0);
-	make_run_dir(run);
+	make_run_dir(run, 2, NULL);
 	snprintf(path, sizeof path, "%s/lat_ffma.svg", run);
 	write_file(path, "old chart\n");
 	r = run_env(*state, (const char *const[]){ gp_env, "FAKE_GNUPLOT_RC=1", NULL },
