@@ -19,7 +19,11 @@
 	X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuEventCreate) X(cuEventDestroy)           \
 	X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)             \
 	X(cuGetErrorString) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuMemGetInfo)     \
-	X(cuMemcpyDtoD) X(cuMemsetD32) X(cuMemsetD32Async)
+	X(cuMemcpyDtoD) X(cuMemsetD32) X(cuMemsetD32Async) X(cuLaunchKernelEx)                      \
+	X(cuTensorMapEncodeTiled) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
+	X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)        \
+	X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuOccupancyMaxActiveClusters)                     \
+	X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)
 
 #define GP_CU_MEMBER(fn) __typeof__(fn) *fn;
 struct gp_cu {
