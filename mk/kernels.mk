@@ -36,6 +36,11 @@ FATBIN_FLAGS ?= -64 --cmdline=" --generate-line-info " \
 FATBINARY ?= $(dir $(NVCC))fatbinary
 
 CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
+# Hopper-only PTX (wgmma, setmaxnreg, TMA multicast) needs the arch-specific target sm_90a, whose
+# code runs on compute capability 9.0 parts only. Such kernels live in files named *_90a.cu: they
+# are compiled for sm_90a alone, whatever SM says (no GPU is needed to compile them), and their
+# image fails to load on any other GPU, which the probe reports as an n/a row.
+CU_90A_SRC := $(filter %_90a.cu,$(CU_SRC))
 TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 
 # The sm list the kernels were built for, rewritten only when it changes: a fatbin or the
@@ -71,6 +76,16 @@ $(BUILD)/kernels/%.fatbin: $(foreach s,$(SM),$(BUILD)/kernels/%.sm_$(s).cubin) \
 		$(foreach s,$(filter-out $(PTX_SM),$(SM)),"--image3=kind=elf,sm=$(s),file=$(BUILD)/kernels/$*.sm_$(s).cubin") \
 		"--image3=kind=ptx,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.compute_$(PTX_SM).ptx" \
 		"--image3=kind=elf,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.sm_$(PTX_SM).cubin"
+
+# sm_90a sources: one cubin and a fatbin of it alone (the shorter stem makes make prefer these rules).
+$(BUILD)/kernels/%_90a.sm_90a.cubin: %_90a.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [sm_90a]"
+	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -gencode arch=compute_90a,code=sm_90a -MD -MP -MF $@.d -o $@ $<
+
+$(BUILD)/kernels/%_90a.fatbin: $(BUILD)/kernels/%_90a.sm_90a.cubin
+	@echo "  FATBIN  $*_90a [sm_90a]"
+	$(Q)$(FATBINARY) --create=$@ $(FATBIN_FLAGS) --ident=$*_90a.cu "--image3=kind=elf,sm=90a,file=$<"
 
 FATBIN := $(CU_SRC:%.cu=$(BUILD)/kernels/%.fatbin)
 IMAGE_OBJ := $(CU_SRC:%.cu=$(BUILD)/kernels/%.image.o)
