@@ -1,0 +1,223 @@
+/* atomic_report.c — what lat_atomic and tput_atomic make of their tables (no device code): the
+ * latency of every operation in both spaces, throughput against contention as a pivot (one row
+ * per operation, space, form and layout; one column per k), RED against ATOM, and the profile
+ * keys a kernel tuner needs. Published figures come from configs/reference.csv where a study has
+ * one for the operation (keys global_<op>, shared_<op>: absent by design elsewhere). */
+#include "gp.h"
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A published value with its GPU and source, or NULLs. */
+static const char *published(const struct gp_table *ref, const char *exp, const char *key, const char **gpu,
+			     const char **src)
+{
+	const long r = ref ? gp_table_find(ref, 0, "experiment", exp, "key", key, NULL) : -1;
+
+	*gpu = r >= 0 ? gp_table_get(ref, (size_t)r, "gpu") : NULL;
+	*src = r >= 0 ? gp_table_get(ref, (size_t)r, "source") : NULL;
+	return r >= 0 ? gp_reference_opt(ref, exp, key) : NULL;
+}
+
+/* The first row of (op, space), or -1. */
+static long lat_row(const struct gp_table *t, const char *op, const char *space)
+{
+	return gp_table_find(t, 0, "op", op, "space", space, NULL);
+}
+
+/* One row per operation: its latency in both spaces, ours beside the published one. */
+static void lat_atomic_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const spaces[] = { "global", "shared" };
+
+	fprintf(md, "One thread's dependent chain of atomics on one slot (each result is the next operand, so no "
+		    "two overlap): cycles per operation from clock64, the timer's cost subtracted. Global atomics "
+		    "execute at L2; shared ones in the SM. Every chain's last value and the slot's are checked "
+		    "against the host's replay.\n\n");
+	gp_md_header(md, "op", "space", "SASS", "cycles/op", "ns/op", "clock MHz", "published cycles", "published on",
+		     "source", "status");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *op = gp_table_get(t, r, "op");
+		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
+			continue;
+		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
+			const long row = lat_row(t, op, spaces[s]);
+			const char *gpu, *src, *pub;
+			char key[64];
+			if (row < 0)
+				continue;
+			snprintf(key, sizeof key, "%s_%s", spaces[s], op);
+			pub = published(ref, "lat_atomic", key, &gpu, &src);
+			gp_md_str(md, op);
+			gp_md_str(md, spaces[s]);
+			gp_md_cell(md, gp_table_get(t, (size_t)row, "sass"));
+			gp_md_cell(md, gp_table_get(t, (size_t)row, "cycles_per_op"));
+			gp_md_cell(md, gp_table_get(t, (size_t)row, "latency_ns"));
+			gp_md_cell(md, gp_table_get(t, (size_t)row, "clock_MHz"));
+			gp_md_str(md, pub);
+			gp_md_str(md, gpu);
+			gp_md_str(md, src);
+			gp_md_cell(md, gp_table_get(t, (size_t)row, "status"));
+			gp_md_end(md);
+		}
+	}
+	fputc('\n', md);
+}
+
+static void lat_atomic_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, "cycles_per_op");
+		char key[64];
+
+		if (!gp_table_row_ok(t, r) || isnan(v))
+			continue;
+		snprintf(key, sizeof key, "atomic_%s_%s_latency_cycles", gp_table_get(t, r, "space"), gp_table_get(t, r, "op"));
+		gp_profile_add(prof, key, v, "cycles", "one thread's dependent atomic chain, clock64", "lat_atomic");
+	}
+}
+
+GP_ANALYSIS(lat_atomic, lat_atomic_derive, lat_atomic_report);
+
+/* ---------------------------------------------------------------- tput_atomic */
+
+static int same(const struct gp_table *t, size_t a, size_t b, const char *col)
+{
+	const char *x = gp_table_get(t, a, col), *y = gp_table_get(t, b, col);
+
+	return x && y && !strcmp(x, y);
+}
+
+static int same_series(const struct gp_table *t, size_t a, size_t b)
+{
+	return same(t, a, b, "op") && same(t, a, b, "space") && same(t, a, b, "ret") && same(t, a, b, "layout");
+}
+
+/* The distinct values of k, in the table's order (at most n). */
+static size_t k_values(const struct gp_table *t, const char **ks, size_t n)
+{
+	size_t nk = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *k = gp_table_get(t, r, "k");
+		size_t i = 0;
+		while (i < nk && strcmp(ks[i], k))
+			i++;
+		if (i == nk && nk < n && k)
+			ks[nk++] = k;
+	}
+	return nk;
+}
+
+/* ops/clk/SM of every series (op, space, form, layout) at every k; k = 0 is every thread of the
+ * grid (global) or of the block (shared) on one address. */
+static void tput_pivot(FILE *md, const struct gp_table *t)
+{
+	const char *ks[12], *head[16];
+	char labels[12][24];
+	const size_t nk = k_values(t, ks, GP_ARRAY_SIZE(ks));
+
+	head[0] = "op", head[1] = "space", head[2] = "form", head[3] = "layout";
+	for (size_t i = 0; i < nk; i++) {
+		snprintf(labels[i], sizeof labels[i], "k = %s", strcmp(ks[i], "0") ? ks[i] : "all");
+		head[4 + i] = labels[i];
+	}
+	gp_md_head(md, head, 4 + nk);
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t first = 0;
+		while (first < r && !same_series(t, first, r))
+			first++;
+		if (first < r)
+			continue;
+		gp_md_cell(md, gp_table_get(t, r, "op"));
+		gp_md_cell(md, gp_table_get(t, r, "space"));
+		gp_md_cell(md, gp_table_get(t, r, "ret"));
+		gp_md_cell(md, gp_table_get(t, r, "layout"));
+		for (size_t i = 0; i < nk; i++) {
+			const long x = gp_table_find(t, r, "op", gp_table_get(t, r, "op"), "space", gp_table_get(t, r, "space"),
+						     "ret", gp_table_get(t, r, "ret"), "layout", gp_table_get(t, r, "layout"),
+						     "k", ks[i], NULL);
+			gp_md_cell(md, x >= 0 && gp_table_row_ok(t, (size_t)x) ? gp_table_get(t, (size_t)x, "ops_per_clk_per_sm")
+								: x >= 0 ? "failed" : NULL);
+		}
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* ops/clk/SM of (op, space, form, layout, k) on an ok row; NaN without one. */
+static double rate(const struct gp_table *t, const char *op, const char *space, const char *ret, const char *layout,
+		   const char *k, const char *col)
+{
+	const long r = gp_table_find(t, 0, "op", op, "space", space, "ret", ret, "layout", layout, "k", k, NULL);
+
+	return r >= 0 && gp_table_row_ok(t, (size_t)r) ? gp_table_num(t, (size_t)r, col) : NAN;
+}
+
+/* RED against ATOM with one thread per address, for every series that has both. */
+static void tput_red_vs_atom(FILE *md, const struct gp_table *t)
+{
+	int any = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *op = gp_table_get(t, r, "op"), *sp = gp_table_get(t, r, "space"), *lay = gp_table_get(t, r, "layout");
+		const double atom = rate(t, op, sp, "atom", lay, "1", "ops_per_clk_per_sm");
+		const double red = rate(t, op, sp, "red", lay, "1", "ops_per_clk_per_sm");
+		if (strcmp(gp_table_get(t, r, "ret"), "atom") || strcmp(gp_table_get(t, r, "k"), "1") || isnan(atom) || isnan(red))
+			continue;
+		if (!any++)
+			gp_md_header(md, "op", "space", "layout", "ATOM ops/clk/SM (k = 1)", "RED ops/clk/SM (k = 1)", "RED / ATOM");
+		gp_md_str(md, op);
+		gp_md_str(md, sp);
+		gp_md_str(md, lay);
+		gp_md_num(md, atom);
+		gp_md_num(md, red);
+		gp_md_num(md, red / atom);
+		gp_md_end(md);
+	}
+	if (any)
+		fputc('\n', md);
+}
+
+static void tput_atomic_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	const long r = gp_table_find(t, 0, "status", "ok", NULL);
+	const char *ceiling = r >= 0 ? gp_table_get(t, (size_t)r, "ceiling_ops_per_clk_per_sm") : NULL;
+
+	fprintf(md, "Atomic operations per clock per SM (thread-operations; the whole grid's count over the event "
+		    "time and the measured clock) with k threads on each address: k = 1 is no contention, k = 32 a "
+		    "warp's lanes on one address, k = all the whole grid (global) or block (shared). `atom` uses "
+		    "every result, `red` returns none. Every address's last value and each group's results are "
+		    "checked. Ceiling: %s ops/clk/SM (an SM's load/store lanes).\n\n",
+		    ceiling ? ceiling : "–");
+	tput_pivot(md, t);
+	tput_red_vs_atom(md, t);
+}
+
+static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	double v;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		char key[64];
+		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "k"), "1") || strcmp(gp_table_get(t, r, "layout"), "packed") ||
+		    strcmp(gp_table_get(t, r, "ret"), "atom") || isnan(v = gp_table_num(t, r, "ops_per_clk_per_sm")))
+			continue;
+		snprintf(key, sizeof key, "atomic_%s_%s_ops_per_clk", gp_table_get(t, r, "space"), gp_table_get(t, r, "op"));
+		gp_profile_add(prof, key, v, "ops/clk/SM", "one thread per address, packed, whole grid, events", "tput_atomic");
+	}
+	if (!isnan(v = rate(t, "add_u32", "global", "atom", "packed", "0", "ops_per_clk")))
+		gp_profile_add(prof, "atomic_same_address_ops_per_clk", v, "ops/clk (GPU)",
+			       "every thread of the grid on one global address, atomicAdd u32", "tput_atomic");
+	if (!isnan(v = rate(t, "add_u32", "shared", "atom", "packed", "0", "ops_per_clk_per_sm")))
+		gp_profile_add(prof, "atomic_shared_same_address_ops_per_clk", v, "ops/clk/SM",
+			       "every thread of each block on one shared address, atomicAdd u32", "tput_atomic");
+	v = rate(t, "add_u32", "global", "red", "packed", "1", "ops_per_clk_per_sm") /
+	    rate(t, "add_u32", "global", "atom", "packed", "1", "ops_per_clk_per_sm");
+	if (!isnan(v))
+		gp_profile_add(prof, "red_vs_atom_ratio", v, "ratio",
+			       "global add u32, one thread per address: RED rate over ATOM rate", "tput_atomic");
+}
+
+GP_ANALYSIS(tput_atomic, tput_atomic_derive, tput_atomic_report);
