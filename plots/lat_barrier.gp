@@ -6,7 +6,7 @@ load ARG0[1:strlen(ARG0)-strlen("lat_barrier.gp")]."common.gp"
 set title "H034: cost of a block barrier against block size (one block)"
 set xlabel "threads in the block"
 set ylabel "cycles per barrier"
-set logscale x 2
+set xrange [0:*]
 set yrange [0:*]
 set key top left nobox
 sel(k) = isok(0) && strcol("kind") eq k

@@ -66,6 +66,7 @@ static int lat_atomic_setup(struct gp_meas *m)
 	in[0] = c->a->s0;
 	in[1] = c->a->x0;
 	in[2] = c->a->y;
+	in[3] = 0;
 	gp_atomic_chain(c->a, c->steps, &c->want_slot, &c->want_x);
 	gp_meas_str(m, "sass", sass_of(c->a, !strcmp(space, "shared"), 0));
 	gp_meas_int(m, "steps", c->steps);
@@ -121,7 +122,7 @@ static const struct gp_param tput_atomic_params[] = {
 	  "addresses side by side, or one per 128-byte line (global only)" },
 	GP_PARAMS_TPUT_GRID,
 	{ "iters", GP_PARAM_INT, 1, 100000, NULL, "256",
-	  "loop trips of 8 atomics at k = 1 (divided by min(k, 32): contended points do less work)" },
+	  "loop trips of 8 atomics at k = 1 (shared: x8; divided by k, shared by at most 32: atomic_shape.h)" },
 };
 
 static const char *const tput_atomic_cols[] = {
@@ -137,6 +138,7 @@ struct tput_atomic {
 	const uint64_t *h_acc;
 	int shared, red, trips, threads;
 	unsigned k, stride, blocks, naddr; /* naddr: per block for shared, in the grid for global */
+	unsigned one;                      /* the kernels' operand unit (atomic.cu) */
 	size_t nthr;
 };
 
@@ -184,7 +186,7 @@ static int tput_buffers(struct gp_meas *m, struct tput_atomic *c)
 	c->h_slots = gp_meas_readback(m, c->shared ? c->fin : c->g, c->shared ? fbytes : gbytes, GP_LAST_REP);
 	c->h_acc = gp_meas_readback(m, c->acc, c->nthr * sizeof(uint64_t), GP_LAST_REP);
 	gp_meas_launch(m, c->blocks, (unsigned)c->threads, 0);
-	gp_meas_args(m, &c->g, &c->acc, &c->fin, &c->trips, &c->k, &c->stride, gp_meas_clock(m));
+	gp_meas_args(m, &c->g, &c->acc, &c->fin, &c->trips, &c->k, &c->stride, &c->one, gp_meas_clock(m));
 	return 0;
 }
 
@@ -209,8 +211,8 @@ static int tput_atomic_setup(struct gp_meas *m)
 		return gp_meas_na(m, "shared memory has no lines: packed is its conflict-free layout");
 	if (!(c->k = tput_group(m, c)))
 		return 0;
-	c->trips = iters / (int)(c->k < 32 ? c->k : 32);
-	c->trips = c->trips > 0 ? c->trips : 1;
+	c->trips = gp_atomic_trips(iters, c->shared, c->k);
+	c->one = 1;
 	c->stride = lines ? ATOM_LINE_BYTES / (unsigned)gp_atomic_bytes(c->a) : 1;
 	c->naddr = (unsigned)((c->shared ? (size_t)c->threads : c->nthr) / c->k);
 	tput_cells(m, c, bps);

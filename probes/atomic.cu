@@ -54,7 +54,9 @@ __device__ __forceinline__ void from64(double *v, unsigned long long w) { *v = _
 						     gp_clock_sample *cs)                           \
 	{                                                                                          \
 		SP_BASE_##sp(CT_##reg, 1)                                                          \
-		CT_##reg *const p = base;                                                          \
+		/* in[3] = 0: an address ptxas cannot prove warp-uniform, or it aggregates a       \
+		 * warp's adds (VOTE, SHFL.UP, one atomic) around every step. */                  \
+		CT_##reg *const p = base + (threadIdx.x & (unsigned)in[3]);                        \
 		CT_##reg s0, x, y;                                                                 \
 		unsigned long long o0, o1, t0, t1;                                                 \
 		from64(&s0, in[0]);                                                                \
@@ -102,11 +104,13 @@ __device__ __forceinline__ void from64(double *v, unsigned long long w) { *v = _
 #define BODY_red(sp, ptx, reg, shape) asm volatile(E8(RED_K, #sp, ptx) : : ACON_##sp(p), CN_##reg(v) : "memory");
 
 /* g: the global slots; acc_out: each thread's XOR of its results; fin: each block's shared slots
- * after the run; k threads share an address; stride: elements between two addresses. */
+ * after the run; k threads share an address; stride: elements between two addresses; u = 1, the
+ * operands' unit (atomic.list's tv, tw), unknown to ptxas. */
 #define TPUT_KERNEL(name, sp, ret, ptx, reg, shape, TV, TW)                                        \
 	extern "C" __global__ void tput_##name##_##sp##_##ret(CT_##reg *g, unsigned long long *acc_out, \
 							      CT_##reg *fin, int trips, unsigned k, \
-							      unsigned stride, gp_clock_sample *cs) \
+							      unsigned stride, unsigned u,          \
+							      gp_clock_sample *cs)                  \
 	{                                                                                          \
 		SP_BASE_##sp(CT_##reg, ATOM_SMEM_SLOTS)                                            \
 		const unsigned gt = blockIdx.x * blockDim.x + threadIdx.x;                         \

@@ -35,6 +35,9 @@ uint64_t gp_atomic_mask(const struct gp_atomic *a, uint64_t bits);
 /* The latency chain after `steps` steps from (s0, x0): the slot's and the chain's last bits. */
 void gp_atomic_chain(const struct gp_atomic *a, long steps, uint64_t *slot, uint64_t *x);
 
+/* Loop trips of a throughput point (atomic_shape.h): at least 1. */
+int gp_atomic_trips(int iters, int shared, unsigned k);
+
 /* A throughput run: the threads t0 … t0 + k - 1 (t: the index within the address domain: the
  * grid for global, the block for shared) each update one address n times with their operands
  * (atomic.list's tv, tw). Whether the address's last bits are what the operation must leave

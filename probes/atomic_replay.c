@@ -6,6 +6,7 @@
  * replays it bit for bit. */
 #include "gp.h"
 #include "atomic.h"
+#include "atomic_shape.h"
 
 #include <string.h>
 
@@ -157,4 +158,12 @@ uint64_t gp_atomic_returns_xor(const struct gp_atomic *a, uint64_t final, unsign
 		return writes ^ v;
 	default: *checked = 0; return 0;
 	}
+}
+
+int gp_atomic_trips(int iters, int shared, unsigned k)
+{
+	const unsigned div = shared && k > ATOM_SHARED_KCAP ? ATOM_SHARED_KCAP : k ? k : 1;
+	const long trips = (long)iters * (shared ? ATOM_SHARED_WORK : 1) / (long)div;
+
+	return trips > 0 ? (int)trips : 1;
 }

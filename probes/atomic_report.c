@@ -5,6 +5,7 @@
  * one for the operation (keys global_<op>, shared_<op>: absent by design elsewhere). */
 #include "gp.h"
 #include "analysis.h"
+#include "experiment.h"
 
 #include <math.h>
 #include <string.h>
@@ -86,12 +87,46 @@ static int same(const struct gp_table *t, size_t a, size_t b, const char *col)
 {
 	const char *x = gp_table_get(t, a, col), *y = gp_table_get(t, b, col);
 
-	return x && y && !strcmp(x, y);
+	return x && y ? !strcmp(x, y) : x == y;
 }
 
+/* A series: one operation, space, form and layout on one grid, across k. */
 static int same_series(const struct gp_table *t, size_t a, size_t b)
 {
-	return same(t, a, b, "op") && same(t, a, b, "space") && same(t, a, b, "ret") && same(t, a, b, "layout");
+	return same(t, a, b, "op") && same(t, a, b, "space") && same(t, a, b, "ret") && same(t, a, b, "layout") &&
+	       same(t, a, b, "warps_per_sm") && same(t, a, b, "threads_per_block");
+}
+
+/* The row of row r's series at k, or -1. */
+static long series_at(const struct gp_table *t, size_t r, const char *k)
+{
+	for (size_t x = 0; x < t->nrows; x++)
+		if (same_series(t, x, r) && !strcmp(gp_table_get(t, x, "k"), k))
+			return (long)x;
+	return -1;
+}
+
+static double warps_per_sm(const struct gp_table *t, size_t r)
+{
+	return gp_table_num(t, r, "warps_per_sm");
+}
+
+/* The series of row r has a point the probe could form (a series of n/a rows is left out: a
+ * shared address has no lines, CAS and EXCH no red form). */
+static int series_formed(const struct gp_table *t, size_t r)
+{
+	for (size_t x = r; x < t->nrows; x++)
+		if (same_series(t, x, r) && !gp_status_na(gp_table_get(t, x, "status")))
+			return 1;
+	return 0;
+}
+
+/* A cell of an ok row; "n/a" or "failed" for the others. */
+static const char *status_cell(const struct gp_table *t, size_t r, const char *col)
+{
+	if (gp_table_row_ok(t, r))
+		return gp_table_get(t, r, col);
+	return gp_status_na(gp_table_get(t, r, "status")) ? "n/a" : "failed";
 }
 
 /* The distinct values of k, in the table's order (at most n). */
@@ -118,41 +153,47 @@ static void tput_pivot(FILE *md, const struct gp_table *t)
 	char labels[12][24];
 	const size_t nk = k_values(t, ks, GP_ARRAY_SIZE(ks));
 
-	head[0] = "op", head[1] = "space", head[2] = "form", head[3] = "layout";
+	head[0] = "op", head[1] = "space", head[2] = "form", head[3] = "layout", head[4] = "warps/SM";
 	for (size_t i = 0; i < nk; i++) {
 		snprintf(labels[i], sizeof labels[i], "k = %s", strcmp(ks[i], "0") ? ks[i] : "all");
-		head[4 + i] = labels[i];
+		head[5 + i] = labels[i];
 	}
-	gp_md_head(md, head, 4 + nk);
+	gp_md_head(md, head, 5 + nk);
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t first = 0;
 		while (first < r && !same_series(t, first, r))
 			first++;
-		if (first < r)
+		if (first < r || !series_formed(t, r))
 			continue;
 		gp_md_cell(md, gp_table_get(t, r, "op"));
 		gp_md_cell(md, gp_table_get(t, r, "space"));
 		gp_md_cell(md, gp_table_get(t, r, "ret"));
 		gp_md_cell(md, gp_table_get(t, r, "layout"));
+		gp_md_num(md, warps_per_sm(t, r));
 		for (size_t i = 0; i < nk; i++) {
-			const long x = gp_table_find(t, r, "op", gp_table_get(t, r, "op"), "space", gp_table_get(t, r, "space"),
-						     "ret", gp_table_get(t, r, "ret"), "layout", gp_table_get(t, r, "layout"),
-						     "k", ks[i], NULL);
-			gp_md_cell(md, x >= 0 && gp_table_row_ok(t, (size_t)x) ? gp_table_get(t, (size_t)x, "ops_per_clk_per_sm")
-								: x >= 0 ? "failed" : NULL);
+			const long x = series_at(t, r, ks[i]);
+			gp_md_cell(md, x < 0 ? NULL : status_cell(t, (size_t)x, "ops_per_clk_per_sm"));
 		}
 		gp_md_end(md);
 	}
 	fputc('\n', md);
 }
 
-/* ops/clk/SM of (op, space, form, layout, k) on an ok row; NaN without one. */
+/* `col` of (op, space, form, layout, k) on the ok row of the most warps per SM; NaN without one. */
 static double rate(const struct gp_table *t, const char *op, const char *space, const char *ret, const char *layout,
 		   const char *k, const char *col)
 {
-	const long r = gp_table_find(t, 0, "op", op, "space", space, "ret", ret, "layout", layout, "k", k, NULL);
+	double best = -1, v = NAN;
 
-	return r >= 0 && gp_table_row_ok(t, (size_t)r) ? gp_table_num(t, (size_t)r, col) : NAN;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "op"), op) || strcmp(gp_table_get(t, r, "space"), space) ||
+		    strcmp(gp_table_get(t, r, "ret"), ret) || strcmp(gp_table_get(t, r, "layout"), layout) ||
+		    strcmp(gp_table_get(t, r, "k"), k) || !(warps_per_sm(t, r) > best))
+			continue;
+		best = warps_per_sm(t, r);
+		v = gp_table_num(t, r, col);
+	}
+	return v;
 }
 
 /* RED against ATOM with one thread per address, for every series that has both. */
@@ -161,16 +202,26 @@ static void tput_red_vs_atom(FILE *md, const struct gp_table *t)
 	int any = 0;
 
 	for (size_t r = 0; r < t->nrows; r++) {
-		const char *op = gp_table_get(t, r, "op"), *sp = gp_table_get(t, r, "space"), *lay = gp_table_get(t, r, "layout");
-		const double atom = rate(t, op, sp, "atom", lay, "1", "ops_per_clk_per_sm");
-		const double red = rate(t, op, sp, "red", lay, "1", "ops_per_clk_per_sm");
-		if (strcmp(gp_table_get(t, r, "ret"), "atom") || strcmp(gp_table_get(t, r, "k"), "1") || isnan(atom) || isnan(red))
+		long x = -1;
+		double atom, red;
+		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "ret"), "atom") || strcmp(gp_table_get(t, r, "k"), "1"))
 			continue;
+		for (size_t y = 0; y < t->nrows && x < 0; y++)
+			if (gp_table_row_ok(t, y) && !strcmp(gp_table_get(t, y, "ret"), "red") && same(t, y, r, "op") &&
+			    same(t, y, r, "space") && same(t, y, r, "layout") && same(t, y, r, "k") &&
+			    same(t, y, r, "warps_per_sm") && same(t, y, r, "threads_per_block"))
+				x = (long)y;
+		if (x < 0)
+			continue;
+		atom = gp_table_num(t, r, "ops_per_clk_per_sm");
+		red = gp_table_num(t, (size_t)x, "ops_per_clk_per_sm");
 		if (!any++)
-			gp_md_header(md, "op", "space", "layout", "ATOM ops/clk/SM (k = 1)", "RED ops/clk/SM (k = 1)", "RED / ATOM");
-		gp_md_str(md, op);
-		gp_md_str(md, sp);
-		gp_md_str(md, lay);
+			gp_md_header(md, "op", "space", "layout", "warps/SM", "ATOM ops/clk/SM (k = 1)", "RED ops/clk/SM (k = 1)",
+				     "RED / ATOM");
+		gp_md_cell(md, gp_table_get(t, r, "op"));
+		gp_md_cell(md, gp_table_get(t, r, "space"));
+		gp_md_cell(md, gp_table_get(t, r, "layout"));
+		gp_md_num(md, warps_per_sm(t, r));
 		gp_md_num(md, atom);
 		gp_md_num(md, red);
 		gp_md_num(md, red / atom);
@@ -197,15 +248,21 @@ static void tput_atomic_report(FILE *md, const struct gp_table *t, const struct 
 
 static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t)
 {
+	static const char *const spaces[] = { "global", "shared" };
 	double v;
 
 	for (size_t r = 0; r < t->nrows; r++) {
+		const char *op = gp_table_get(t, r, "op");
 		char key[64];
-		if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "k"), "1") || strcmp(gp_table_get(t, r, "layout"), "packed") ||
-		    strcmp(gp_table_get(t, r, "ret"), "atom") || isnan(v = gp_table_num(t, r, "ops_per_clk_per_sm")))
+		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
 			continue;
-		snprintf(key, sizeof key, "atomic_%s_%s_ops_per_clk", gp_table_get(t, r, "space"), gp_table_get(t, r, "op"));
-		gp_profile_add(prof, key, v, "ops/clk/SM", "one thread per address, packed, whole grid, events", "tput_atomic");
+		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
+			if (isnan(v = rate(t, op, spaces[s], "atom", "packed", "1", "ops_per_clk_per_sm")))
+				continue;
+			snprintf(key, sizeof key, "atomic_%s_%s_ops_per_clk", spaces[s], op);
+			gp_profile_add(prof, key, v, "ops/clk/SM", "one thread per address, packed, whole grid, events",
+				       "tput_atomic");
+		}
 	}
 	if (!isnan(v = rate(t, "add_u32", "global", "atom", "packed", "0", "ops_per_clk")))
 		gp_profile_add(prof, "atomic_same_address_ops_per_clk", v, "ops/clk (GPU)",

@@ -8,10 +8,18 @@
 #define ATOM_TPUT_UNROLL 8   /* independent atomics per thread per loop trip of tput_* */
 #define ATOM_LINE_BYTES 128  /* layout=lines: one address per 128-byte line */
 #define ATOM_SMEM_SLOTS 1024 /* shared slots of a tput block: threads / k of them, k >= 1 */
+/* A tput point's work (gp_atomic_trips): `iters` trips at k = 1, times ATOM_SHARED_WORK in shared
+ * memory (its atomics are an order of magnitude faster than global ones), divided by k, which
+ * serialises an address's updates: fully for global (one address, one L2 slice, whatever the
+ * grid), by at most ATOM_SHARED_KCAP for shared (past a warp's lanes its rate stops falling).
+ * Contended points then take about as long as uncontended ones. */
+#define ATOM_SHARED_WORK 8
+#define ATOM_SHARED_KCAP 32
 /* Words of a latency kernel's result: the chain's last value, the slot's last value, cycles,
  * timer overhead. */
 #define ATOM_LAT_OUT 4
-/* The latency chain's inputs: the slot's first value, the chain's first value, the CAS swap value. */
-#define ATOM_LAT_IN 3
+/* The latency chain's inputs: the slot's first value, the chain's first value, the CAS swap value,
+ * and a zero the kernel adds to the slot's index. */
+#define ATOM_LAT_IN 4
 
 #endif
