@@ -30,6 +30,20 @@ __device__ __forceinline__ bool gp_is_clock_thread(void)
 	return threadIdx.x == 0 && blockIdx.x == 0;
 }
 
+/* Start of a clock64-timed chain: the clock thread's start sample, two back-to-back reads (the
+ * timer's own cost, o1 - o0, which the host subtracts) and the chain's start t0. */
+__device__ __forceinline__ void gp_chain_start(unsigned long long *o0, unsigned long long *o1, unsigned long long *t0,
+					       gp_clock_sample *cs)
+{
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+	*o0 = gp_clock();
+	*o1 = gp_clock();
+	*t0 = gp_clock();
+}
+
 /* Blocks of this module's current launch that reached gp_clock_end_grid (one per module). */
 __device__ unsigned gp_grid_done;
 
