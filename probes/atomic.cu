@@ -64,13 +64,7 @@ __device__ __forceinline__ void from64(double *v, unsigned long long w) { *v = _
 		from64(&y, in[2]);                                                                 \
 		*(volatile CT_##reg *)p = s0;                                                      \
 		__threadfence();                                                                   \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
-		o0 = gp_clock();                                                                   \
-		o1 = gp_clock();                                                                   \
-		t0 = gp_clock();                                                                   \
+		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile(GP_REP64(LAT_STEP_##shape(#sp, ptx))                          \
 				     : "+" CN_##reg(x) : ACON_##sp(p), CN_##reg(y) : "memory");    \

@@ -22,12 +22,19 @@ extern const unsigned char gp_image_probes_warp[];
 
 #define WARP_ISSUE_OPS_PER_CLK_SM 128.0
 
-static int warp_na_cc(struct gp_meas *m, const struct gp_warp_op *d)
+/* The point's operation with its SASS cell, or NULL with the point made n/a (not in the list, or
+ * newer than the GPU). */
+static const struct gp_warp_op *warp_op(struct gp_meas *m)
 {
+	const struct gp_warp_op *d = gp_warp_find(gp_meas_param_str(m, "op"));
+
+	if (!d)
+		return gp_meas_na(m, "not in probes/warp.list"), NULL;
+	gp_meas_str(m, "sass", d->sass);
 	if (m->dev->cc_major * 10 + m->dev->cc_minor >= d->cc)
-		return 0;
+		return d;
 	gp_meas_na(m, "%s needs compute capability %d.%d", d->ptx, d->cc / 10, d->cc % 10);
-	return 1;
+	return NULL;
 }
 
 /* ---------------------------------------------------------------- lat_warp */
@@ -57,10 +64,7 @@ static int lat_warp_setup(struct gp_meas *m)
 	struct lat_warp *c = m->ctx;
 	int rc;
 
-	if (!(c->d = gp_warp_find(gp_meas_param_str(m, "op"))))
-		return gp_meas_na(m, "not in probes/warp.list");
-	gp_meas_str(m, "sass", c->d->sass);
-	if (warp_na_cc(m, c->d))
+	if (!(c->d = warp_op(m)))
 		return 0;
 	c->iters = (int)gp_meas_param(m, "iters");
 	c->steps = (long)c->iters * WARP_LAT_UNROLL;
@@ -138,10 +142,7 @@ static int tput_warp_setup(struct gp_meas *m)
 	const unsigned blocks = (unsigned)bps * (unsigned)m->dev->sms;
 	int rc;
 
-	if (!(c->d = gp_warp_find(gp_meas_param_str(m, "op"))))
-		return gp_meas_na(m, "not in probes/warp.list");
-	gp_meas_str(m, "sass", c->d->sass);
-	if (warp_na_cc(m, c->d))
+	if (!(c->d = warp_op(m)))
 		return 0;
 	if (threads % 32)
 		return gp_meas_na(m, "%d threads: a full-mask warp operation needs whole warps", threads);

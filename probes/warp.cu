@@ -70,13 +70,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		const unsigned l = lane_id(), src = (l + 1u) & 31u;                                \
 		unsigned x = START(l, 0u);                                                         \
 		unsigned long long o0, o1, t0, t1;                                                 \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
-		o0 = gp_clock();                                                                   \
-		o1 = gp_clock();                                                                   \
-		t0 = gp_clock();                                                                   \
+		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t" PRE1_##frame GP_REP256(STEP1(sh, op)) POST1_##frame "}" \
 				     : "+r"(x) : "r"(src) : "memory");                             \
@@ -116,18 +110,6 @@ __device__ __forceinline__ unsigned lane_id(void)
 /* ---------------------------------------------------------------- lat_barrier
  * out[0], out[1]: thread 0's cycles over the timed barriers and the timer's cost; bad[t]: how many
  * of thread t's checks failed. */
-__device__ __forceinline__ void bar_timer_start(unsigned long long *o0, unsigned long long *o1, unsigned long long *t0,
-						gp_clock_sample *cs)
-{
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	*o0 = gp_clock();
-	*o1 = gp_clock();
-	*t0 = gp_clock();
-}
-
 /* bar.sync 0 (__syncthreads). The check: each round every thread writes its word, waits, reads its
  * neighbour's (another warp's, where there is one), waits again before the next round's write. */
 extern "C" __global__ void lat_bar_sync(unsigned long long *out, unsigned *bad, int iters, gp_clock_sample *cs)
@@ -137,7 +119,7 @@ extern "C" __global__ void lat_bar_sync(unsigned long long *out, unsigned *bad, 
 	unsigned long long o0, o1, t0, t1;
 	unsigned fails = 0;
 
-	bar_timer_start(&o0, &o1, &t0, cs);
+	gp_chain_start(&o0, &o1, &t0, cs);
 	for (int i = 0; i < iters; i++)
 		asm volatile(GP_REP32("bar.sync 0;\n\t") ::: "memory");
 	t1 = gp_clock();
@@ -201,7 +183,7 @@ extern "C" __global__ void lat_mbarrier(unsigned long long *out, unsigned *bad, 
 	if (threadIdx.x == 0)
 		asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(blockDim.x) : "memory");
 	__syncthreads();
-	bar_timer_start(&o0, &o1, &t0, cs);
+	gp_chain_start(&o0, &o1, &t0, cs);
 	for (int i = 0; i < iters; i++) {
 #pragma unroll
 		for (int k = 0; k < BAR_UNROLL; k++, phase++)
