@@ -281,6 +281,40 @@ static void test_report_all_faulted(void **state)
 	assert_false(exists(path));
 }
 
+/* A number that does not read back as one (the report used to print "abc" into its tables) is a
+ * one-line error naming the file, line and column, exit 3, and the earlier REPORT.md stays. */
+static void test_report_bad_number(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX + 32], *text, *cell;
+	struct result r;
+
+	snprintf(run, sizeof run, "%s/run", (char *)*state);
+	assert_int_equal(mkdir(run, 0700), 0);
+	make_run_dir(run, 2, "earlier report\n");
+	snprintf(path, sizeof path, "%s/lat_ffma.csv", run);
+	text = slurp(path);
+	assert_non_null(text);
+	cell = strchr(strchr(text, '\n') + 1, ','); /* the first data row's second cell */
+	assert_non_null(cell);
+	{
+		/* replace that cell's value by "abc" */
+		char *end = strchr(cell + 1, ',');
+		char fixed[8192];
+		assert_non_null(end);
+		snprintf(fixed, sizeof fixed, "%.*s,abc%s", (int)(cell - text), text, end);
+		write_file(path, fixed);
+	}
+	free(text);
+	r = RUN(*state, "report", run);
+	one_line_error(&r, GP_ECONFIG, "lat_ffma.csv: line 2, column 2");
+	result_free(&r);
+	snprintf(path, sizeof path, "%s/REPORT.md", run);
+	text = slurp(path);
+	assert_non_null(text);
+	assert_string_equal(text, "earlier report\n");
+	free(text);
+}
+
 /* An installed copy (make install's layout: PREFIX/bin/gpuprobe, data under
  * PREFIX/share/gpuprobe), run from elsewhere with no GPUPROBE_HOME, finds its suites, plots and
  * reference values: `list` works and the report of a committed run has the paper's numbers. */
@@ -489,6 +523,7 @@ int main(void)
 		T(test_report_committed_run),
 		T(test_report_summary_and_size),
 		T(test_report_all_faulted),
+		T(test_report_bad_number),
 		T(test_installed_copy),
 		T(test_report_keeps_charts),
 		T(test_report_paper_sgemm_runs),
