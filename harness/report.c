@@ -113,17 +113,30 @@ static int gnuplot(const char *script, const char *in, const char *out)
 	return rc;
 }
 
-static void md_table(FILE *md, const struct gp_table *t)
+/* The table's columns named in `only` (NULL-terminated; NULL: all), in the table's order. */
+static int md_shown(const struct gp_table *t, size_t c, const char *const *only)
+{
+	for (const char *const *o = only; o && *o; o++)
+		if (!strcmp(*o, t->cols[c]))
+			return 1;
+	return !only;
+}
+
+static void md_table(FILE *md, const struct gp_table *t, const char *const *only)
 {
 	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(md, "| %s ", t->cols[c]);
+		if (md_shown(t, c, only))
+			fprintf(md, "| %s ", t->cols[c]);
 	fprintf(md, "|\n");
 	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(md, "|---");
+		if (md_shown(t, c, only))
+			fprintf(md, "|---");
 	fprintf(md, "|\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *v = t->cells[r * t->ncols + c];
+			if (!md_shown(t, c, only))
+				continue;
 			char num[64];
 			double x;
 			/* numbers to 4 significant digits, as every other table of the report */
@@ -375,7 +388,10 @@ int gp_cmd_report(const char *dir, int plots_only)
 		snprintf(path, sizeof path, "%s/profile.csv", dir);
 		fprintf(md, "## Tuning profile (profile.csv)\n\n");
 		if ((prof = gp_table_load(path, err, sizeof err))) {
-			md_table(md, prof);
+			/* how each key was derived is in the file: the method column doubled the section */
+			static const char *const shown[] = { "key", "value", "unit", "source", NULL };
+			fprintf(md, "Each key's method: [profile.csv](profile.csv).\n\n");
+			md_table(md, prof, shown);
 			gp_table_free(prof);
 		} else {
 			fprintf(md, "No profile.csv in this run.\n\n");
