@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+#define ONCHIP_MAXPTS 1024 /* footprints of one chase curve the analysis reads (a 64 B sweep of 64 KB) */
+
 /* The cell equals v (a missing column or cell never does). */
 static int is(const struct gp_table *t, size_t r, const char *col, const char *v)
 {
@@ -81,8 +83,8 @@ static void const_levels(struct gp_profile *prof, const double *fp, const double
  * also the levels of its curve. */
 static void onchip_derive(struct gp_profile *prof, const struct gp_table *t, const char *exp, const char *key)
 {
-	double fp[64], lat[64];
-	const size_t n = onchip_curve(t, fp, lat, 64);
+	double fp[ONCHIP_MAXPTS], lat[ONCHIP_MAXPTS];
+	const size_t n = onchip_curve(t, fp, lat, ONCHIP_MAXPTS);
 	double best_fp = INFINITY, best = NAN;
 
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -138,8 +140,8 @@ static void lat_smem_report(FILE *md, const struct gp_table *t, const struct gp_
 static void const_levels_md(FILE *md, const struct gp_table *t)
 {
 	static const char *const names[] = { "constant L1", "constant L1.5", "beyond the L1.5" };
-	double fp[64], lat[64];
-	const size_t n = onchip_curve(t, fp, lat, 64);
+	double fp[ONCHIP_MAXPTS], lat[ONCHIP_MAXPTS];
+	const size_t n = onchip_curve(t, fp, lat, ONCHIP_MAXPTS);
 	struct gp_cp_result cp;
 
 	if (n < 3 || gp_changepoint_supported(fp, lat, n, GP_CP_MIN_STEP, &cp)) {
