@@ -16,15 +16,6 @@ static int is(const struct gp_table *t, size_t r, const char *col, const char *v
 	return c && !strcmp(c, v);
 }
 
-static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t n)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < n; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
-}
-
 /* The ok row with the lowest (sign -1) or highest (sign 1) value of col among those whose column
  * `key` starts with `prefix` (NULL: any) and whose `level` is `level` (NULL: any); -1 if none. */
 static long best_row(const struct gp_table *t, const char *col, int sign, const char *key, const char *prefix,
@@ -44,13 +35,32 @@ static long best_row(const struct gp_table *t, const char *col, int sign, const 
 	return best;
 }
 
-/* A published number beside ours, where configs/reference.csv has one for the key. */
-static void published(FILE *md, const struct gp_table *ref, const char *exp, const char *key, const char *what)
-{
-	const char *v = gp_reference_opt(ref, exp, key);
+/* A report section: its intro, its table (CSV column, header), and the published number
+ * configs/reference.csv may hold for it (absent by design where no source gives one). */
+#define SECTION_MAX_COLS 16
 
+struct section {
+	const char *intro, *exp, *ref_key, *ref_what;
+	const char *const (*cols)[2];
+	size_t n;
+};
+
+static void section(FILE *md, const struct gp_table *t, const struct gp_table *ref, const struct section *s)
+{
+	const char *v = gp_reference_opt(ref, s->exp, s->ref_key), *heads[SECTION_MAX_COLS];
+
+	fprintf(md, "%s\n\n", s->intro);
+	for (size_t c = 0; c < s->n; c++)
+		heads[c] = s->cols[c][1];
+	gp_md_head(md, heads, s->n);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < s->n; c++)
+			gp_md_cell(md, gp_table_get(t, r, s->cols[c][0]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
 	if (v)
-		fprintf(md, "- Published: %s %s.\n", what, v);
+		fprintf(md, "- Published: %s %s.\n", s->ref_what, v);
 }
 
 /* ------------------------------------------------------------------ lat_tma */
@@ -71,22 +81,34 @@ static void lat_tma_derive(struct gp_profile *p, const struct gp_table *t)
 	}
 }
 
+static const char *const lat_tma_cols[][2] = {
+	{ "copy", "copy" },
+	{ "box_bytes", "box B" },
+	{ "box_dims", "box dims" },
+	{ "level", "level" },
+	{ "footprint_bytes", "footprint" },
+	{ "cycles_per_copy", "cycles/copy" },
+	{ "fastest_copy_cycles", "fastest" },
+	{ "slowest_copy_cycles", "slowest" },
+	{ "latency_ns", "ns" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
 static void lat_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "copy", "box_bytes", "box_dims", "level", "footprint_bytes", "cycles_per_copy",
-					    "fastest_copy_cycles", "slowest_copy_cycles", "latency_ns", "spread", "status" };
+	static const struct section sec = {
+		.intro = "One TMA copy at a time (one warp), from before its `mbarrier.arrive.expect_tx` to the "
+			 "`mbarrier.try_wait.parity` that sees its bytes land, clock64 cycles; `bulk` is `cp.async.bulk`, "
+			 "`Nd` is `cp.async.bulk.tensor.Nd` over a tiled UINT32 tensor map (box dims: elements per "
+			 "dimension, dimension 0 first). L2: the same boxes copied once untimed first; HBM: boxes never "
+			 "copied before over a footprint above twice L2 (random boxes: TLB misses included). Every word "
+			 "of every box is checked against its source.",
+		.exp = "lat_tma", .ref_key = "published_latency_cycles", .ref_what = "TMA load latency (cycles)",
+		.cols = lat_tma_cols, .n = GP_ARRAY_SIZE(lat_tma_cols),
+	};
 
-	fprintf(md, "One TMA copy at a time (one warp), from before its `mbarrier.arrive.expect_tx` to the "
-		    "`mbarrier.try_wait.parity` that sees its bytes land, clock64 cycles; `bulk` is "
-		    "`cp.async.bulk`, `Nd` is `cp.async.bulk.tensor.Nd` over a tiled UINT32 tensor map "
-		    "(box_dims: elements per dimension, dimension 0 first). L2: the same boxes copied once "
-		    "untimed first; HBM: boxes never copied before over a footprint above twice L2 (random boxes: "
-		    "TLB misses included). Every word of every box is checked against its source.\n\n");
-	gp_md_header(md, "copy", "box B", "box dims", "level", "footprint", "cycles/copy", "fastest", "slowest", "ns",
-		     "spread", "status");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
-	fputc('\n', md);
-	published(md, ref, "lat_tma", "published_latency_cycles", "TMA load latency (cycles)");
+	section(md, t, ref, &sec);
 }
 
 /* ------------------------------------------------------------------ bw_tma */
@@ -104,22 +126,34 @@ static void bw_tma_derive(struct gp_profile *p, const struct gp_table *t)
 	gp_profile_add(p, "tma_bw_best_GBps", gp_table_num(t, (size_t)r, "bandwidth_GBps"), "GB/s", method, "bw_tma");
 }
 
+static const char *const bw_tma_cols[][2] = {
+	{ "copy", "copy" },
+	{ "box_bytes", "box B" },
+	{ "box_dims", "box dims" },
+	{ "stages", "stages" },
+	{ "blocks_per_sm", "blocks/SM" },
+	{ "bytes_in_flight_per_sm", "bytes in flight/SM" },
+	{ "level", "level" },
+	{ "bandwidth_GBps", "GB/s" },
+	{ "ceiling_GBps", "ceiling GB/s" },
+	{ "pct_of_ceiling", "% of ceiling" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
 static void bw_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "copy", "box_bytes", "box_dims", "stages", "blocks_per_sm",
-					    "bytes_in_flight_per_sm", "level", "bandwidth_GBps", "ceiling_GBps", "pct_of_ceiling",
-					    "spread", "status" };
+	static const struct section sec = {
+		.intro = "TMA loads streaming an HBM footprint (read once) into shared memory: one producer lane per block "
+			 "issues into a ring of `stages` boxes (an mbarrier per stage), four consumer warps check every "
+			 "word and release the stage. Ceiling: the HBM datasheet rate (a footprint under twice L2, level "
+			 "l2+hbm: shared memory's 128 B/clk/SM). bw_cpasync's `ldg16` rows are the ld.global streaming "
+			 "rate of the same kind of footprint (profile: ldg_stream_GBps).",
+		.exp = "bw_tma", .ref_key = "luo_tma_gemm_speedup", .ref_what = "TMA's asynchronous model in a matrix multiplication (speedup over the synchronous one)",
+		.cols = bw_tma_cols, .n = GP_ARRAY_SIZE(bw_tma_cols),
+	};
 
-	fprintf(md, "TMA loads streaming an HBM footprint (read once) into shared memory: one producer lane per "
-		    "block issues into a ring of `stages` boxes (mbarrier per stage), four consumer warps check "
-		    "every word and release the stage. Ceiling: the HBM datasheet rate (a footprint under twice L2, "
-		    "level l2+hbm: shared memory's 128 B/clk/SM). bw_cpasync's `ldg16` rows are the ld.global "
-		    "streaming rate of the same kind of footprint (profile: ldg_stream_GBps).\n\n");
-	gp_md_header(md, "copy", "box B", "box dims", "stages", "blocks/SM", "bytes in flight/SM", "level", "GB/s",
-		     "ceiling GB/s", "% of ceiling", "spread", "status");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
-	fputc('\n', md);
-	published(md, ref, "bw_tma", "luo_tma_gemm_speedup", "TMA's asynchronous model in a matrix multiplication (speedup over the synchronous one)");
+	section(md, t, ref, &sec);
 }
 
 /* ------------------------------------------------------------------ bw_cpasync */
@@ -140,22 +174,34 @@ static void bw_cpasync_derive(struct gp_profile *p, const struct gp_table *t)
 	}
 }
 
+static const char *const bw_cpasync_cols[][2] = {
+	{ "method", "method" },
+	{ "level", "level" },
+	{ "stages", "stages" },
+	{ "blocks_per_sm", "blocks/SM" },
+	{ "threads", "threads" },
+	{ "chunk_bytes", "chunk B" },
+	{ "bytes_in_flight_per_sm", "bytes in flight/SM" },
+	{ "bandwidth_GBps", "GB/s" },
+	{ "ceiling_GBps", "ceiling GB/s" },
+	{ "pct_of_ceiling", "% of ceiling" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
 static void bw_cpasync_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "method", "level", "stages", "blocks_per_sm", "threads", "chunk_bytes",
-					    "bytes_in_flight_per_sm", "bandwidth_GBps", "ceiling_GBps", "pct_of_ceiling",
-					    "spread", "status" };
+	static const struct section sec = {
+		.intro = "Streaming global memory into shared memory with `cp.async` (LDGSTS; `.ca` caches in L1, `.cg` "
+			 "does not) in a ring of `stages` chunks, against `ld.global` + `st.shared` of the same width "
+			 "(stages 1: one chunk in registers per thread at a time). HBM: a footprint above twice L2 read "
+			 "once, against the datasheet rate; L2: one under half of L2 read in passes, against what shared "
+			 "memory takes (128 B/clk/SM). Every word is checked after the barrier.",
+		.exp = "bw_cpasync", .ref_key = "published_throughput", .ref_what = "cp.async throughput",
+		.cols = bw_cpasync_cols, .n = GP_ARRAY_SIZE(bw_cpasync_cols),
+	};
 
-	fprintf(md, "Streaming global memory into shared memory with `cp.async` (LDGSTS; `.ca` caches in L1, "
-		    "`.cg` does not) in a ring of `stages` chunks, against `ld.global` + `st.shared` of the "
-		    "same width (stages 1: one chunk in registers per thread at a time). HBM: a footprint above "
-		    "twice L2 read once, against the datasheet rate; L2: one under half of L2 read in passes, "
-		    "against what shared memory takes (128 B/clk/SM). Every word is checked after the barrier.\n\n");
-	gp_md_header(md, "method", "level", "stages", "blocks/SM", "threads", "chunk B", "bytes in flight/SM", "GB/s",
-		     "ceiling GB/s", "% of ceiling", "spread", "status");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
-	fputc('\n', md);
-	published(md, ref, "bw_cpasync", "published_throughput", "cp.async throughput");
+	section(md, t, ref, &sec);
 }
 
 GP_ANALYSIS(lat_tma, lat_tma_derive, lat_tma_report);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "tma_common.h"
 
 static unsigned long long prod_box(const struct tma_geom *g)
@@ -159,6 +160,49 @@ static void test_map_alignment(void **state)
 	}
 }
 
+/* The profile keys from finished tables: the lowest latency per level, the best HBM rate per
+ * family of methods (an L2 row or a failed row never counts), with what gave it. */
+static const char *derived(const char *exp, const char *csv, const char *k, char *method, size_t len)
+{
+	static char value[64];
+	char err[128];
+	struct gp_table *t = gp_table_parse(csv, strlen(csv), err, sizeof err);
+	struct gp_profile p = { 0 };
+	const char *v = NULL;
+
+	assert_non_null(t);
+	gp_analysis_find(exp)->derive(&p, t);
+	for (size_t i = 0; i < p.n; i++)
+		if (!strcmp(p.e[i].key, k)) {
+			snprintf(value, sizeof value, "%s", p.e[i].value);
+			snprintf(method, len, "%s", p.e[i].method);
+			v = value;
+		}
+	gp_profile_free(&p);
+	gp_table_free(t);
+	return v;
+}
+
+static void test_derive(void **state)
+{
+	static const char lat[] = "copy,box_bytes,box_dims,level,cycles_per_copy,status\n"
+				  "bulk,128,128 B,l2,700,ok\n2d,4096,32x32,l2,650,ok\n2d,4096,32x32,hbm,1400,ok\n"
+				  "5d,128,32x1x1x1x1,hbm,1000,failed\n";
+	static const char cpa[] = "method,level,stages,blocks_per_sm,threads,bandwidth_GBps,status\n"
+				  "cpasync16_cg,hbm,4,2,256,3000,ok\ncpasync16_cg,l2,4,2,256,7000,ok\n"
+				  "ldg16,hbm,1,8,256,3100,ok\nldg8,hbm,1,8,256,3200,n/a: x\n";
+	char m[160];
+
+	assert_string_equal(derived("lat_tma", lat, "tma_latency_l2_cycles", m, sizeof m), "650");
+	assert_non_null(strstr(m, "2d, 4096 B box (32x32)"));
+	assert_string_equal(derived("lat_tma", lat, "tma_latency_hbm_cycles", m, sizeof m), "1400");
+	assert_string_equal(derived("bw_cpasync", cpa, "cpasync_bw_best_GBps", m, sizeof m), "3000");
+	assert_string_equal(derived("bw_cpasync", cpa, "ldg_stream_GBps", m, sizeof m), "3100");
+	assert_non_null(strstr(m, "ldg16, 1 stages, 8 blocks/SM x 256"));
+	assert_null(derived("bw_tma", "copy,level,bandwidth_GBps,status\n2d,l2+hbm,9000,ok\n", "tma_bw_best_GBps", m,
+			    sizeof m));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_suite_footprints),
 		cmocka_unit_test(test_bad_boxes),
 		cmocka_unit_test(test_map_alignment),
+		cmocka_unit_test(test_derive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
