@@ -64,7 +64,7 @@ static void test_ids_paper_summary(void **state)
 	EACH_EXPERIMENT(e) {
 		assert_non_null(e->id);
 		/* E: a paper experiment (seed inventory id); T: one of the harness's own self-tests;
-		 * H: a Hopper-era experiment (issue 19). */
+		 * H: a Hopper-era experiment (issues 18, 19). */
 		if (!matches("^[ETH][0-9]{3}$", e->id))
 			fail_msg("%s: id '%s' is not ^[ETH][0-9]{3}$", e->name, e->id);
 		if (!e->paper || !*e->paper)
