@@ -49,6 +49,23 @@ static __device__ __forceinline__ u64 cl_map(const void *p, unsigned rank)
 	return r;
 }
 
+/* The clock window of the clock thread (block 0, thread 0) around the timed work. */
+static __device__ __forceinline__ void cl_clock_open(gp_clock_sample *cs)
+{
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+}
+
+static __device__ __forceinline__ void cl_clock_close(gp_clock_sample *cs)
+{
+	if (gp_is_clock_thread()) {
+		cs->clk1 = gp_clock();
+		cs->ns1 = gp_ns();
+	}
+}
+
 /* The same as a 32-bit shared::cluster address (what ld/st.shared::cluster take). */
 static __device__ __forceinline__ unsigned cl_map32(const void *p, unsigned rank)
 {
@@ -127,20 +144,15 @@ extern "C" __global__ void lat_dsm_cluster(const unsigned *next, int n, int stri
  * thread 0's cycles. */
 #if __CUDA_ARCH__ >= 900
 #define CBAR_BODY(ASM)                                                                             \
+	u64 t0, t1;                                                                                \
 	cl_sync();                                                                                 \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-	}                                                                                          \
+	cl_clock_open(cs);                                                                         \
 	t0 = gp_clock();                                                                           \
 	for (int i = 0; i < iters; i++) {                                                          \
 		GP_REP8(asm volatile(ASM ::: "memory");)                                          \
 	}                                                                                          \
 	t1 = gp_clock();                                                                           \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->clk1 = gp_clock();                                                             \
-		cs->ns1 = gp_ns();                                                                 \
-	}                                                                                          \
+	cl_clock_close(cs);                                                                        \
 	if (threadIdx.x == 0)                                                                      \
 		out[blockIdx.x] = t1 - t0;                                                         \
 	cl_sync();
@@ -150,7 +162,6 @@ extern "C" __global__ void lat_dsm_cluster(const unsigned *next, int n, int stri
 #define CBAR_KERNEL(name, ASM)                                                                     \
 	extern "C" __global__ void lat_cbar_##name(int iters, u64 *out, gp_clock_sample *cs)       \
 	{                                                                                          \
-		u64 t0 = 0, t1 = 0;                                                                \
 		CBAR_BODY(ASM)                                                                     \
 	}
 DSM_BARRIERS(CBAR_KERNEL)
@@ -198,10 +209,7 @@ DSM_BARRIERS(CBAR_KERNEL)
 		_Pragma("unroll") for (unsigned k = 0; k < 4; k++)                                 \
 			v[j][k] = DSM_VALUE(target, (off + j * 32u * (WB)) / 4u + k);               \
 	cl_sync();                                                                                 \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-	}                                                                                          \
+	cl_clock_open(cs);                                                                         \
 	t0 = gp_clock();                                                                           \
 	for (int it = 0; it < iters; it++) {                                                       \
 		DSM_APPLY(DSM_TRIP8, OP, SP, DSM_OFF##WB)                                                 \
@@ -219,10 +227,7 @@ DSM_BARRIERS(CBAR_KERNEL)
 	}                                                                                          \
 	__syncthreads();                                                                           \
 	t1 = gp_clock();                                                                           \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->clk1 = gp_clock();                                                             \
-		cs->ns1 = gp_ns();                                                                 \
-	}                                                                                          \
+	cl_clock_close(cs);                                                                        \
 	cl_sync(); /* every access of the cluster done: none to a block that left */               \
 	if (STORE) {                                                                               \
 		for (unsigned i = threadIdx.x; i < nwords; i += blockDim.x)                       \

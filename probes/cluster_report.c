@@ -25,6 +25,18 @@ static double num_at(const struct gp_table *t, long r, const char *col)
 	return r < 0 ? NAN : gp_table_num(t, (size_t)r, col);
 }
 
+/* Rows as they are: a column per listed CSV column. */
+static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t ncols)
+{
+	gp_md_head(md, cols, ncols);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < ncols; c++)
+			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
 /* ------------------------------------------------------------------ lat_dsm */
 
 static void lat_dsm_derive(struct gp_profile *prof, const struct gp_table *t)
@@ -100,13 +112,7 @@ static void cbar_report(FILE *md, const struct gp_table *t, const struct gp_tabl
 		    "passes the same barriers: `sync` is barrier.cluster.arrive + wait with their default "
 		    "release/acquire semantics (what cluster.sync() issues), `relaxed` the same with "
 		    "arrive.relaxed, `cta` the block's own bar.sync for scale.\n\n");
-	gp_md_head(md, cols, GP_ARRAY_SIZE(cols));
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
-	fputc('\n', md);
+	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
 }
 
 GP_ANALYSIS(lat_cluster_barrier, cbar_derive, cbar_report);
@@ -144,13 +150,7 @@ static void bw_dsm_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		    "ld/st.shared::cluster, `pair` rank r ^ 1's, `ring` rank r + 1's, `all_to_one` rank 0's. Bytes per "
 		    "clock into each SM (the median block) and out of each target SM, against the 128 B/clk/SM of "
 		    "shared memory at the measured clock.\n\n");
-	gp_md_head(md, cols, GP_ARRAY_SIZE(cols));
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
-	fputc('\n', md);
+	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
 }
 
 GP_ANALYSIS(bw_dsm, bw_dsm_derive, bw_dsm_report);
