@@ -62,7 +62,7 @@ static void lat_dsm_report(FILE *md, const struct gp_table *t, const struct gp_t
 	fprintf(md, "One thread of rank 0 chases a random cycle (cycles per dependent load): `local` through "
 		    "ld.shared on its own block, `local_cluster` through its own rank's cluster window (the generic "
 		    "LD that ld.shared::cluster compiles to), `remote` through the last rank's, another SM's, shared "
-		    "memory. Published: %s, %s (rank 0 to the last rank, a sequential chase of a generic pointer).\n\n",
+		    "memory. Published (%s): %s.\n\n",
 		gpu ? gpu : "–", src ? src : "–");
 	gp_md_header(md, "cluster", "local", "local_cluster", "remote", "remote − local_cluster", "remote ns",
 		     "published remote", "published own rank");

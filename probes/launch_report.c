@@ -50,7 +50,7 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		    "GPU: CUDA events around the launches; gap: %%globaltimer from one kernel's end to the next one's "
 		    "start (to the timer's tick); span: one kernel's own. Published: %s, %s.\n\n",
 		gpu ? gpu : "–", src ? src : "–");
-	gp_md_header(md, "mode", "grid", "blocks", "host µs", "issue µs", "GPU µs", "gap µs", "span µs", "published µs",
+	gp_md_header(md, "mode", "grid", "blocks", "host µs", "issue µs", "GPU µs", "gap µs", "span µs", "published host µs",
 		     "status");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
 		for (size_t g = 0; g < GP_ARRAY_SIZE(grids); g++) {
