@@ -47,7 +47,9 @@ static void test_launch_modes(void **state)
 	async_issue = cell(t, 2, "issue_us_per_launch");
 	assert_true(async_issue < sync_host);
 	assert_true(cell(t, 2, "host_us_per_launch") < sync_host);
-	assert_true(cell(t, 3, "gpu_us_per_launch") >= 0.9 * cell(t, 2, "gpu_us_per_launch"));
+	/* In a graph the host is out of the way: a full grid costs the GPU more than one block
+	 * (back to back, the host's issue rate hides it: H100, async full 3.8 us < one 4.0 us). */
+	assert_true(cell(t, 5, "gpu_us_per_launch") > cell(t, 4, "gpu_us_per_launch"));
 	gp_table_free(t);
 }
 
