@@ -70,24 +70,26 @@
 #define WG_MMINIT_I "mov.s32 mn, 2147483647;\n\tmov.s32 mx, -2147483648;\n\t"
 #define WG_DT(T) WG_CAT(WG_DT_, WG_ACC_##T)
 
-/* The immediates after scale-d (the predicate p, always true: D = A x B + D): f16/bf16 take
- * scale-a, scale-b and transposes (0: K-major); tf32 and fp8 only the scales (K-major is their
- * only layout); s8 none. A from registers drops trans-a. */
-#define WG_TAIL_ss_f16 ", p, 1, 1, 0, 0;\n\t"
-#define WG_TAIL_rs_f16 ", p, 1, 1, 0;\n\t"
+/* The immediates after scale-d (a predicate: p, always true, D = A x B + D; or r, false where
+ * the host asks for a fresh accumulator each loop trip, D = A x B): f16/bf16 take scale-a,
+ * scale-b and transposes (0: K-major); tf32 and fp8 only the scales (K-major is their only
+ * layout); s8 none. A from registers drops trans-a. */
+#define WG_TAIL_ss_f16 ", 1, 1, 0, 0;\n\t"
+#define WG_TAIL_rs_f16 ", 1, 1, 0;\n\t"
 #define WG_TAIL_ss_bf16 WG_TAIL_ss_f16
 #define WG_TAIL_rs_bf16 WG_TAIL_rs_f16
-#define WG_TAIL_ss_tf32 ", p, 1, 1;\n\t"
+#define WG_TAIL_ss_tf32 ", 1, 1;\n\t"
 #define WG_TAIL_rs_tf32 WG_TAIL_ss_tf32
 #define WG_TAIL_ss_e4m3 WG_TAIL_ss_tf32
 #define WG_TAIL_rs_e4m3 WG_TAIL_ss_tf32
 #define WG_TAIL_ss_e5m2 WG_TAIL_ss_tf32
 #define WG_TAIL_rs_e5m2 WG_TAIL_ss_tf32
-#define WG_TAIL_ss_s8 ", p;\n\t"
+#define WG_TAIL_ss_s8 ";\n\t"
 #define WG_TAIL_rs_s8 WG_TAIL_ss_s8
 
 /* asm operands: %0 cycles, %1 min, %2 max (outputs); %3 A's descriptor, %4 B's, %5 loop trips,
- * %6 the fill word (RS: every A register), %7 the sparse metadata. */
+ * %6 the fill word (RS: every A register), %7 the sparse metadata, %8 reset (non-zero: the first
+ * wgmma of each loop trip starts the accumulator afresh). */
 #define WG_A_ss "%3"
 #define WG_A_rs "{a0, a1, a2, a3}"
 #define WG_SPQ_0 ""
@@ -96,37 +98,32 @@
 #define WG_K_1(T) WG_STR(WGMMA_KSP_##T)
 #define WG_META_0 ""
 #define WG_META_1 ", %7, 0"
-#define WG_MMA(T, N, S, SP)                                                                        \
+#define WG_MMA(T, N, S, SP, P)                                                                     \
 	"wgmma.mma_async" WG_SPQ_##SP ".sync.aligned.m64n" #N "k" WG_K_##SP(T) "." WG_DT(T) "." #T "." #T \
-	" {" WG_DLIST(N) "}, " WG_A_##S ", %4" WG_META_##SP WG_TAIL_##S##_##T
+	" {" WG_DLIST(N) "}, " WG_A_##S ", %4" WG_META_##SP ", " P WG_TAIL_##S##_##T
 
 /* Declarations and set-up of every loop: the accumulators at 0, p true, RS's A registers, the
  * trip count. */
 #define WG_PROLOGUE(T, N)                                                                          \
-	".reg .pred p, q;\n\t"                                                                     \
+	".reg .pred p, q, r;\n\t"                                                                  \
 	".reg .b32 n, a0, a1, a2, a3;\n\t"                                                         \
 	".reg .u64 t0, t1;\n\t"                                                                    \
 	".reg ." WG_DT(T) " " WG_DLIST(N) ", mn, mx;\n\t" WG_DEACH(N, WG_CAT(WG_ZERO_, WG_ACC_##T)) \
-	"mov.b32 n, 1;\n\tsetp.ne.b32 p, n, 0;\n\t"                                               \
+	"mov.b32 n, 1;\n\tsetp.ne.b32 p, n, 0;\n\tsetp.eq.u32 r, %8, 0;\n\t"                       \
 	"mov.b32 a0, %6;\n\tmov.b32 a1, %6;\n\tmov.b32 a2, %6;\n\tmov.b32 a3, %6;\n\t"            \
 	"mov.b32 n, %5;\n\t"
 #define WG_EPILOGUE(T, N)                                                                          \
 	WG_CAT(WG_MMINIT_, WG_ACC_##T) WG_DEACH(N, WG_CAT(WG_MINMAX_, WG_ACC_##T))                 \
 	"mov.b32 %1, mn;\n\tmov.b32 %2, mx;\n\t"
-#define WG_ONE(T, N, S, SP)                                                                        \
-	"wgmma.fence.sync.aligned;\n\t" WG_MMA(T, N, S, SP) "wgmma.commit_group.sync.aligned;\n\t"  \
+/* One latency sequence: fence -> mma -> commit -> wait 0. The second of a trip counts the trip
+ * while its instruction is in flight, so only the branch follows the wait. */
+#define WG_FIRST(T, N, S, SP)                                                                      \
+	"wgmma.fence.sync.aligned;\n\t" WG_MMA(T, N, S, SP, "r") "wgmma.commit_group.sync.aligned;\n\t" \
 	"wgmma.wait_group.sync.aligned 0;\n\t"
-
-/* The latency loop's last sequence counts the trip while its instruction is in flight, so only
- * the branch follows the wait. */
 #define WG_LAST(T, N, S, SP)                                                                       \
-	"wgmma.fence.sync.aligned;\n\t" WG_MMA(T, N, S, SP) "wgmma.commit_group.sync.aligned;\n\t"  \
+	"wgmma.fence.sync.aligned;\n\t" WG_MMA(T, N, S, SP, "p") "wgmma.commit_group.sync.aligned;\n\t" \
 	"sub.s32 n, n, 1;\n\tsetp.gt.s32 q, n, 0;\n\twgmma.wait_group.sync.aligned 0;\n\t"
-/* The WGMMA_LAT_UNROLL - 1 sequences before it. */
-#define WG_LEAD_1(x)
-#define WG_LEAD_2(x) x
-#define WG_LEAD_4(x) x x x
-static_assert(WGMMA_TPUT_BATCH == 16, "the throughput loop below unrolls 16");
+static_assert(WGMMA_LAT_UNROLL == 2 && WGMMA_TPUT_BATCH == 16, "the loops below unroll 2 and 16");
 
 /* Every block: shared memory filled with the word, the async proxy fenced, the descriptors of
  * B (shared by the block) and of this warpgroup's A tile. */
@@ -159,8 +156,8 @@ __device__ __forceinline__ void wg_setup(unsigned char *smem, unsigned fill, int
  * and its accumulators' min and max. */
 #define WG_KERNEL(kind, T, N, S, SP, maxt, LOOP)                                                   \
 	extern "C" __global__ void __launch_bounds__(maxt) WG_NAME_##SP(kind, T, N, S)(             \
-		unsigned fill, unsigned meta, int iters, unsigned long long *cyc, unsigned *res,    \
-		gp_clock_sample *cs)                                                                \
+		unsigned fill, unsigned meta, unsigned reset, int iters, unsigned long long *cyc,   \
+		unsigned *res, gp_clock_sample *cs)                                                 \
 	{                                                                                          \
 		__shared__ __align__(128) unsigned char smem[WGMMA_SMEM_BYTES];                    \
 		const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                        \
@@ -174,7 +171,7 @@ __device__ __forceinline__ void wg_setup(unsigned char *smem, unsigned fill, int
 		asm volatile("{\n\t" WG_PROLOGUE(T, N) "mov.u64 t0, %%clock64;\n\t" LOOP           \
 			     "mov.u64 t1, %%clock64;\n\tsub.u64 %0, t1, t0;\n\t" WG_EPILOGUE(T, N) "}" \
 			     : "=l"(t), "=r"(mn), "=r"(mx)                                         \
-			     : "l"(da), "l"(db), "r"(iters), "r"(fill), "r"(meta)                  \
+			     : "l"(da), "l"(db), "r"(iters), "r"(fill), "r"(meta), "r"(reset)     \
 			     : "memory");                                                          \
 		gp_clock_end_grid(cs);                                                             \
 		cyc[tid] = t;                                                                      \
@@ -184,11 +181,11 @@ __device__ __forceinline__ void wg_setup(unsigned char *smem, unsigned fill, int
 
 /* lat: WGMMA_LAT_UNROLL dependent sequences a trip. tput: a batch of WGMMA_TPUT_BATCH into the
  * one accumulator per commit group, the previous batch still in flight (wait_group 1). */
-#define WG_LAT_LOOP(T, N, S, SP)                                                                   \
-	"LAT:\n\t" WG_CAT(WG_LEAD_, WGMMA_LAT_UNROLL)(WG_ONE(T, N, S, SP)) WG_LAST(T, N, S, SP)     \
-	"@q bra LAT;\n\t"
+#define WG_LAT_LOOP(T, N, S, SP) "LAT:\n\t" WG_FIRST(T, N, S, SP) WG_LAST(T, N, S, SP) "@q bra LAT;\n\t"
+#define WG_TPUT_MMA(T, N, S, SP) WG_MMA(T, N, S, SP, "p")
 #define WG_TPUT_LOOP(T, N, S, SP)                                                                  \
-	"TPUT:\n\twgmma.fence.sync.aligned;\n\t" GP_REP16(WG_MMA(T, N, S, SP))                     \
+	"TPUT:\n\twgmma.fence.sync.aligned;\n\t" WG_MMA(T, N, S, SP, "r") GP_REP8(WG_TPUT_MMA(T, N, S, SP)) \
+	GP_REP4(WG_TPUT_MMA(T, N, S, SP)) GP_REP2(WG_TPUT_MMA(T, N, S, SP)) WG_TPUT_MMA(T, N, S, SP) \
 	"wgmma.commit_group.sync.aligned;\n\tsub.s32 n, n, 1;\n\tsetp.gt.s32 q, n, 0;\n\t"          \
 	"wgmma.wait_group.sync.aligned 1;\n\t@q bra TPUT;\n\twgmma.wait_group.sync.aligned 0;\n\t"
 

@@ -135,12 +135,15 @@ static void tput_wgmma_goal(FILE *md, const struct gp_table *t)
 		const long r = wg_best(t, types[i], WGMMA_MAX_N, 0, NULL, "tflops");
 		if (r < 0)
 			continue;
-		fprintf(md, "- %s m64n256: %.1f %% of the dense rate at the measured %.0f MHz (%.1f %% of the maximum "
-			    "clock; NVML throttle: %s), %.4g TFLOP/s.\n",
-			types[i], gp_table_num(t, (size_t)r, "pct_of_dense"), gp_table_num(t, (size_t)r, "clock_MHz"),
-			gp_table_num(t, (size_t)r, "clock_pct_of_max"),
-			gp_table_get(t, (size_t)r, "throttle") ? gp_table_get(t, (size_t)r, "throttle") : "–",
-			gp_table_num(t, (size_t)r, "tflops"));
+		const char *thr = gp_table_get(t, (size_t)r, "throttle");
+		const double bound = gp_table_num(t, (size_t)r, "smem_bound_flop_per_clk_per_sm"),
+			     peak = gp_table_num(t, (size_t)r, "peak_flop_per_clk_per_sm");
+		fprintf(md, "- %s m64n256 (%s): %.1f %% of the dense rate at the measured %.0f MHz (%.1f %% of the "
+			    "maximum clock; NVML throttle: %s), %.4g TFLOP/s; its shared-memory operand reads allow "
+			    "%.0f %% of the dense rate.\n",
+			types[i], gp_table_get(t, (size_t)r, "a_src"), gp_table_num(t, (size_t)r, "pct_of_dense"),
+			gp_table_num(t, (size_t)r, "clock_MHz"), gp_table_num(t, (size_t)r, "clock_pct_of_max"),
+			thr ? thr : "–", gp_table_num(t, (size_t)r, "tflops"), 100.0 * bound / peak);
 	}
 	fputc('\n', md);
 }
@@ -149,17 +152,22 @@ static void tput_wgmma_report(FILE *md, const struct gp_table *t, const struct g
 {
 	fprintf(md, "Every SM runs warpgroups issuing batches of %d `wgmma.mma_async` into one accumulator per "
 		    "commit group (one batch left in flight), A and B holding 1.0 (every accumulator element is "
-		    "checked). FLOP/clk/SM is at the SM clock measured during the same load; %% of dense is "
-		    "against the type's dense tensor rate per SM per clock (sparse: twice it). Integer (s8) rows "
-		    "count operations. Published: Luo et al.'s H800 PCIe (114 SMs) N = 256 rate, where "
+		    "checked). FLOP/clk/SM is at the SM clock measured during the same load (event time, launch "
+		    "included); `in the loop` is from clock64 alone, over the slowest warpgroup's loop; the "
+		    "shared-memory bound is what reading each instruction's operands from shared memory (B, "
+		    "and A for `ss`) at %d bytes per clock allows; %% of "
+		    "dense is against the type's dense tensor rate per SM per clock (sparse: twice it). Integer "
+		    "(s8) rows count operations. Published: Luo et al.'s H800 PCIe (114 SMs) N = 256 rate, where "
 		    "configs/reference.csv has one.\n\n",
-		WGMMA_TPUT_BATCH);
+		WGMMA_TPUT_BATCH, WGMMA_SMEM_BYTES_PER_CLK);
 	tput_wgmma_goal(md, t);
-	gp_md_header(md, "type", "N", "A", "sparse", "warpgroups/SM", "FLOP/clk/SM", "TFLOP/s", "% of dense", "clock MHz",
-		     "% of max clock", "published TFLOP/s", "status");
+	gp_md_header(md, "type", "N", "A", "sparse", "warpgroups", "blocks/SM", "FLOP/clk/SM", "in the loop",
+		     "shared-memory bound", "TFLOP/s", "% of dense", "clock MHz", "% of max clock", "published TFLOP/s",
+		     "status");
 	for (size_t r = 0; r < t->nrows; r++) {
-		static const char *const cols[] = { "type", "n", "a_src", "sparse", "warpgroups_per_sm",
-						    "flop_per_clk_per_sm", "tflops", "pct_of_dense", "clock_MHz",
+		static const char *const cols[] = { "type", "n", "a_src", "sparse", "warpgroups", "blocks_per_sm",
+						    "flop_per_clk_per_sm", "loop_flop_per_clk_per_sm",
+						    "smem_bound_flop_per_clk_per_sm", "tflops", "pct_of_dense", "clock_MHz",
 						    "clock_pct_of_max" };
 		char key[64], stem[16];
 		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
