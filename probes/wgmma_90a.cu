@@ -7,8 +7,10 @@
  * per thread, named by binary suffix: d0000000 …): nothing outside touches them between the
  * wgmma and its wait, which is what keeps ptxas from serializing the pipeline. Shared memory is
  * written by ordinary stores, so the async proxy that wgmma reads it through needs
- * fence.proxy.async before the barrier. After the loop every thread reduces its accumulators to
- * their min and max (NaN-propagating): the host checks both against count x K. */
+ * fence.proxy.async before the barrier. A and B are K-major, no swizzle (wgmma_shape.h). After
+ * the loop every thread reduces its accumulators to their min and max (NaN-propagating): the
+ * host checks both against count x K, or, where that passes the type's exact range, against the
+ * last trip's (the host's `reset` makes each trip's first instruction start afresh). */
 #include "probe.cuh"
 #include "wgmma_shape.h"
 
