@@ -6,8 +6,8 @@
  * clock measured under that load. Every accumulator element of every thread is checked against
  * count x K (A and B hold 1.0), so a skipped or serialized-away instruction fails the row.
  * Pitfalls: the image is sm_90a, which loads on compute capability 9.0 only (n/a elsewhere); an
- * N = 256 accumulator takes 128 registers a thread (A from registers about twice that: ptxas
- * keeps a second set), so a block holds at most 2 warpgroups at N = 256, 3 at N = 128; FP8
+ * N = 256 accumulator takes 128 registers a thread (ptxas gives the A-from-registers kernels of
+ * N >= 128 64 more), so a block holds at most 2 warpgroups at N = 256, 3 at N = 128; FP8
  * accumulates with ~14 bits, so long runs check the last loop trip's sum (wg_expect). */
 #include "gp.h"
 #include "experiment.h"
