@@ -35,7 +35,7 @@ static long wg_best(const struct gp_table *t, const char *type, int n, int spars
 /* "f16", "f16_sp": the profile and reference keys' stem of a type and form. */
 static const char *wg_stem(char *buf, size_t len, const char *type, int sparse)
 {
-	snprintf(buf, len, "%s%s", type, sparse ? "_sp" : "");
+	snprintf(buf, len, "%s%s", type ? type : "", sparse ? "_sp" : "");
 	return buf;
 }
 
