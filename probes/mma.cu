@@ -67,7 +67,7 @@ static_assert(MMA_TRIP_STEPS == 64 && MMA_TRIP_NET == 2 && MMA_CHAINS == 4,
 #define MMA_PAIRS31(x) GP_REP16(x) GP_REP8(x) GP_REP4(x) GP_REP2(x) x
 #define MMA_TRIP(P, M) MMA_PAIRS31(P M) P P
 
-/* Register bits to result words (an f64 is two, low first); a thread's D is MMA_WORDS words. */
+/* Register bits to result words (an f64 is two, low first); a chain's D is MMA_WORDS words. */
 #define MMA_WORDS(DT, nd) ((unsigned)(nd * sizeof(DT) / 4))
 __device__ __forceinline__ unsigned mma_put(unsigned *o, unsigned v) { o[0] = v; return 1; }
 __device__ __forceinline__ unsigned mma_put(unsigned *o, float v) { o[0] = __float_as_uint(v); return 1; }
@@ -78,11 +78,18 @@ __device__ __forceinline__ unsigned mma_put(unsigned *o, double v)
 	o[1] = (unsigned)(w >> 32);
 	return 2;
 }
+/* One chain's nd D registers as words at o. */
+template <typename T> __device__ __forceinline__ void mma_store(unsigned *o, const T *d, int nd)
+{
+	for (int r = 0, w = 0; r < nd; r++)
+		w += mma_put(o + w, d[r]);
+}
 __device__ __forceinline__ void mma_get(unsigned *v, unsigned long long w) { *v = (unsigned)w; }
 __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = __longlong_as_double((long long)w); }
 
-/* The operands: every A and B+ register +1, every B- register -1 (opnd[0], opnd[1]). */
-#define MMA_OPERANDS(AT)                                                                           \
+/* Every kernel's start: the operands (every A and B+ register +1, every B- register -1: opnd[0],
+ * opnd[1]; the metadata opnd[2]) and the clock sample's start. */
+#define MMA_BEGIN(AT)                                                                              \
 	AT a[8], bp[4], bm[4];                                                                     \
 	const unsigned e = (unsigned)opnd[2];                                                      \
 	for (int r = 0; r < 8; r++)                                                                \
@@ -90,6 +97,10 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 	for (int r = 0; r < 4; r++) {                                                              \
 		mma_get(&bp[r], opnd[0]);                                                          \
 		mma_get(&bm[r], opnd[1]);                                                          \
+	}                                                                                          \
+	if (gp_is_clock_thread()) {                                                                \
+		cs->ns0 = gp_ns();                                                                 \
+		cs->clk0 = gp_clock();                                                             \
 	}
 
 /* Forms a target is too old for compile to empty kernels there. */
@@ -127,12 +138,7 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		const unsigned tid = threadIdx.x;                                                  \
 		DT d[4] = {};                                                                      \
 		unsigned long long o0, o1, t0, t1;                                                 \
-		unsigned w = 0;                                                                    \
-		MMA_OPERANDS(AT)                                                                   \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		MMA_BEGIN(AT)                                                                      \
 		o0 = gp_clock();                                                                   \
 		o1 = gp_clock();                                                                   \
 		t0 = gp_clock();                                                                   \
@@ -143,12 +149,15 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		gp_clock_end_grid(cs);                                                             \
 		cyc[2 * tid] = t1 - t0;                                                            \
 		cyc[2 * tid + 1] = o1 - o0;                                                        \
-		for (int r = 0; r < nd; r++)                                                       \
-			w += mma_put(out + tid * MMA_WORDS(DT, nd) + w, d[r]);))                   \
+		mma_store(out + tid * MMA_WORDS(DT, nd), d, nd);))                                 \
 	}
 
 /* MMA_CHAINS chains per warp, interleaved step by step; the grid's window in cs. */
-#define TPUT_ALL(T, DC, AC) MMA_STEP(T, DC, AC, d[0]); MMA_STEP(T, DC, AC, d[1]); MMA_STEP(T, DC, AC, d[2]); MMA_STEP(T, DC, AC, d[3]);
+#define TPUT_ALL(T, DC, AC)                                                                        \
+	MMA_STEP(T, DC, AC, d[0]);                                                                 \
+	MMA_STEP(T, DC, AC, d[1]);                                                                 \
+	MMA_STEP(T, DC, AC, d[2]);                                                                 \
+	MMA_STEP(T, DC, AC, d[3]);
 #define TPUT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu)                                          \
 	extern "C" __global__ void tput_##name(unsigned *out, const unsigned long long *opnd,      \
 					       int iters, gp_clock_sample *cs)                      \
@@ -156,19 +165,13 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		MMA_SM_##cc(MMA_UNTIL_##emu(                                                      \
 		const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                        \
 		DT d[MMA_CHAINS][4] = {};                                                          \
-		unsigned w = 0;                                                                    \
-		MMA_OPERANDS(AT)                                                                   \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		MMA_BEGIN(AT)                                                                      \
 		_Pragma("unroll 1") for (int i = 0; i < iters; i++) {                              \
 			MMA_TRIP(TPUT_ALL(TP, DC, AC), TPUT_ALL(TM, DC, AC))                       \
 		}                                                                                  \
 		gp_clock_end_grid(cs);                                                             \
 		for (int c = 0; c < MMA_CHAINS; c++)                                               \
-			for (int r = 0; r < nd; r++)                                               \
-				w += mma_put(out + (size_t)tid * MMA_CHAINS * MMA_WORDS(DT, nd) + w, d[c][r]);)) \
+			mma_store(out + ((size_t)tid * MMA_CHAINS + c) * MMA_WORDS(DT, nd), d[c], nd);)) \
 	}
 
 #define MMA(name, ptx, m, n, k, in, acc, na, nb, nd, sp, cc, emu, sass)                           \

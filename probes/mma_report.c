@@ -46,6 +46,27 @@ static const char *mma_ref(const struct gp_table *ref, const char *exp, const ch
 	return gp_reference_opt(ref, exp, key);
 }
 
+/* One report row: the variant, row r's cells of cols (none when r < 0), the published values
+ * (NULL: none), the status of row `st`. */
+struct mma_cells {
+	const char *const *cols;
+	size_t ncols;
+	const char *refs[2];
+	size_t nrefs;
+};
+
+static void mma_row(FILE *md, const struct gp_table *t, const char *variant, long r, const struct mma_cells *c,
+		    size_t st)
+{
+	gp_md_str(md, variant);
+	for (size_t i = 0; i < c->ncols; i++)
+		gp_md_cell(md, r >= 0 ? gp_table_get(t, (size_t)r, c->cols[i]) : NULL);
+	for (size_t i = 0; i < c->nrefs; i++)
+		gp_md_cell(md, c->refs[i]);
+	gp_md_str(md, gp_table_get(t, st, "status"));
+	gp_md_end(md);
+}
+
 /* ---------------------------------------------------------------- H001 lat_mma */
 
 static void lat_mma_derive(struct gp_profile *prof, const struct gp_table *t)
@@ -70,13 +91,9 @@ static void lat_mma_report(FILE *md, const struct gp_table *t, const struct gp_t
 		     "Luo et al. H800 (cycles)", "status");
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *v = gp_table_get(t, r, "variant");
+		const struct mma_cells c = { cols, GP_ARRAY_SIZE(cols), { mma_ref(ref, "lat_mma", v, "luo_latency") }, 1 };
 
-		gp_md_str(md, v);
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_cell(md, mma_ref(ref, "lat_mma", v, "luo_latency"));
-		gp_md_str(md, gp_table_get(t, r, "status"));
-		gp_md_end(md);
+		mma_row(md, t, v, (long)r, &c, r);
 	}
 	fputc('\n', md);
 }
@@ -112,17 +129,11 @@ static void tput_mma_row(FILE *md, const struct gp_table *t, const struct gp_tab
 	static const char *const cols[] = { "sass", "warps_per_sm", "flops_per_clk_per_sm", "tflops",
 					    "peak_flops_per_clk_per_sm", "pct_of_peak" };
 	const long best = mma_best(t, d->name, "flops_per_clk_per_sm", 1), first = gp_table_find(t, 0, "variant", d->name, NULL);
-	const size_t r = (size_t)(best >= 0 ? best : first);
+	const struct mma_cells c = { cols, GP_ARRAY_SIZE(cols),
+				     { mma_datasheet(ref, d), mma_ref(ref, "tput_mma", d->name, "luo_tflops") }, 2 };
 
-	if (first < 0)
-		return;
-	gp_md_str(md, d->name);
-	for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-		gp_md_cell(md, best >= 0 ? gp_table_get(t, r, cols[c]) : NULL);
-	gp_md_cell(md, mma_datasheet(ref, d));
-	gp_md_cell(md, mma_ref(ref, "tput_mma", d->name, "luo_tflops"));
-	gp_md_str(md, gp_table_get(t, r, "status"));
-	gp_md_end(md);
+	if (first >= 0)
+		mma_row(md, t, d->name, best, &c, (size_t)(best >= 0 ? best : first));
 }
 
 static void tput_mma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)

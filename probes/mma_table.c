@@ -76,8 +76,8 @@ const char *gp_mma_cannot(const struct gp_mma *d, int cc_major, int cc_minor, ch
 	if (cc < d->cc)
 		snprintf(buf, len, "%s needs compute capability %d.%d", d->ptx, d->cc / 10, d->cc % 10);
 	else if (d->emu && cc >= d->emu)
-		snprintf(buf, len, "ptxas emulates %s from sm_%d on (conversions, an HMMA into zero and FADDs "
-			 "into D): no tensor instruction to time; use wgmma", d->name, d->emu);
+		snprintf(buf, len, "emulated from sm_%d on (F2FP, HMMA into zero, FADD into D): no tensor op to time",
+			 d->emu);
 	else
 		return NULL;
 	return buf;
