@@ -234,7 +234,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512], cubin[PATH_MAX];
 	struct gp_table *meta, *ref, *prof = NULL;
 	FILE *md = NULL;
-	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0;
+	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0, werr;
 
 	snprintf(path, sizeof path, "%s/meta.csv", dir);
 	if (!file_exists(path)) {
@@ -397,10 +397,13 @@ int gp_cmd_report(const char *dir, int plots_only)
 			fprintf(md, "No profile.csv in this run.\n\n");
 		}
 		snprintf(path, sizeof path, "%s/REPORT.md", dir);
+		/* A write that failed before the last one (a buffer flushed into a full disk) sets the
+		 * stream's error flag, which fclose does not report when its own flush succeeds. */
+		werr = ferror(md);
 		if (rc) { /* a table that did not read back: the earlier REPORT.md stays as it was */
 			fclose(md);
 			unlink(tmp);
-		} else if (fclose(md) || rename(tmp, path)) {
+		} else if (fclose(md) || werr || rename(tmp, path)) {
 			gp_err("cannot write %s: %s", path, strerror(errno));
 			unlink(tmp);
 			rc = GP_EIO;
