@@ -298,32 +298,54 @@ static void sgemm_report(FILE *md, const struct gp_table *t, const struct gp_tab
 
 /* ---------------------------------------------------------------- sgemm_shapes */
 
-/* Seed 001 Figure 8: GFLOP/s and ratio to cuBLAS per shape and W. */
+/* The kernels of the ladder (bench/sgemm.list order) that have an ok row in t with element size elem. */
+static size_t kernels_in(const struct gp_table *t, int elem, const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t v = 0; v < sg_nvariants && n < max; v++)
+		if (sg_variants[v].elem == elem && gp_table_find(t, 0, "kernel", sg_variants[v].name, NULL) >= 0)
+			out[n++] = sg_variants[v].name;
+	return n;
+}
+
+/* Seed 001 Figure 8: × cuBLAS per shape and W (rows) and kernel (columns), cuBLAS's GFLOP/s beside:
+ * one row per size instead of one per kernel and size (it was the report's largest table). */
 static void shapes_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	static const char *const shapes[] = { "www", "w2w4w", "w4ww", "4ww4w", "4w2ww", "seed002" };
+	const char *head[40] = { "shape", "W", "cuBLAS GFLOP/s" }, *ks[37];
 	double ws[64];
 	const size_t nw = distinct(t, "w", ws, GP_ARRAY_SIZE(ws));
+	size_t nk = kernels_in(t, 4, ks, GP_ARRAY_SIZE(ks));
 	const char *gpu = NULL;
 
+	if (nk && !strcmp(ks[nk - 1], "cublas")) /* its ratio is 1 by definition: its GFLOP/s is shown */
+		nk--;
+
 	gp_reference(ref, "sgemm_shapes", "k1_12x12_tflops@12288", &gpu, NULL);
-	fprintf(md, "Seed 001 Figure 8 layout: GFLOP/s (× cuBLAS) per shape [M,K,N] and W. Paper (%s): 12288² %s vs "
-		    "cuBLAS %s TFLOP/s.\n\n", gpu ? gpu : "–", gp_ref_or_dash(ref, "sgemm_shapes", "k1_12x12_tflops@12288"),
+	fprintf(md, "Seed 001 Figure 8 layout: each kernel's GFLOP/s over cuBLAS's per shape [M,K,N] and W (GFLOP/s "
+		    "in the CSV). Paper (%s): 12288² %s vs cuBLAS %s TFLOP/s.\n\n", gpu ? gpu : "–",
+		gp_ref_or_dash(ref, "sgemm_shapes", "k1_12x12_tflops@12288"),
 		gp_ref_or_dash(ref, "sgemm_shapes", "cublas_tflops@12288"));
-	gp_md_header(md, "shape", "W", "kernel", "GFLOP/s", "× cuBLAS");
+	memcpy(head + 3, ks, nk * sizeof *ks);
+	gp_md_head(md, head, nk + 3);
 	for (size_t s = 0; s < GP_ARRAY_SIZE(shapes); s++)
-		for (size_t i = 0; i < nw; i++)
-			for (size_t r = 0; r < t->nrows; r++) {
-				if (!gp_table_row_ok(t, r) || strcmp(gp_table_get(t, r, "shape"), shapes[s]) ||
-				    gp_table_num(t, r, "w") != ws[i])
-					continue;
-				gp_md_str(md, shapes[s]);
-				gp_md_num(md, ws[i]);
-				cell(md, t, (long)r, "kernel");
-				cell(md, t, (long)r, "gflops");
-				cell(md, t, (long)r, "ratio_to_cublas");
-				gp_md_end(md);
-			}
+		for (size_t i = 0; i < nw; i++) {
+			char w[32];
+			long r;
+			snprintf(w, sizeof w, "%g", ws[i]);
+			if (gp_table_find(t, 0, "shape", shapes[s], "w", w, NULL) < 0)
+				continue;
+			gp_md_str(md, shapes[s]);
+			gp_md_num(md, ws[i]);
+			r = gp_table_find(t, 0, "shape", shapes[s], "w", w, "status", "ok", NULL);
+			cell(md, t, r, "cublas_gflops");
+			for (size_t k = 0; k < nk; k++)
+				cell(md, t, gp_table_find(t, 0, "shape", shapes[s], "w", w, "kernel", ks[k], "status", "ok", NULL),
+				     "ratio_to_cublas");
+			gp_md_end(md);
+		}
 	fputc('\n', md);
 }
 
@@ -388,31 +410,41 @@ static void lda_report(FILE *md, const struct gp_table *t, const struct gp_table
 
 /* ---------------------------------------------------------------- dgemm */
 
-/* Seed 003 Tables 3, 4: GFLOP/s per N and kernel, the paper's numbers beside. */
+/* Seed 003 Tables 3, 4: GFLOP/s per kernel (rows) and N (columns), the paper's two tile
+ * kernels as the last rows; % of peak and × cuBLAS are in the CSV. */
 static void dgemm_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	double ns[64];
+	static const char *const paper[] = { "16x8", "16x16" };
+	double ns[30];
 	const size_t nn = distinct(t, "m", ns, GP_ARRAY_SIZE(ns));
+	const char *head[32] = { "kernel" }, *ks[64];
+	const size_t nk = kernels_in(t, 8, ks, GP_ARRAY_SIZE(ks));
+	char labels[30][24];
 	const char *gpu = NULL;
 
 	gp_reference(ref, "dgemm", "16x16@1024", &gpu, NULL);
-	fprintf(md, "Seed 003 Tables 3 / 4 layout (double): GFLOP/s; %% of the FP64 FMA peak; cuBLAS DGEMM may run on the "
-		    "FP64 tensor cores (check its SASS for DMMA). Paper: %s.\n\n", gpu ? gpu : "–");
-	gp_md_header(md, "N", "kernel", "GFLOP/s", "% of FP64 peak", "× cuBLAS", "paper 16x8", "paper 16x16");
-	for (size_t i = 0; i < nn; i++)
-		for (size_t v = 0; v < sg_nvariants; v++) {
-			const long r = find_row(t, sg_variants[v].name, ns[i], -1, -1, NULL, 0);
-			if (r < 0 || sg_variants[v].elem != 8)
-				continue;
-			gp_md_num(md, ns[i]);
-			gp_md_str(md, sg_variants[v].name);
-			cell(md, t, r, "gflops");
-			cell(md, t, r, "pct_of_peak");
-			cell(md, t, r, "ratio_to_cublas");
-			ref_at(md, ref, "dgemm", "16x8", ns[i]);
-			ref_at(md, ref, "dgemm", "16x16", ns[i]);
-			gp_md_end(md);
-		}
+	fprintf(md, "Seed 003 Tables 3 / 4 layout (double): GFLOP/s per N; %% of the FP64 FMA peak and × cuBLAS in the "
+		    "CSV; cuBLAS DGEMM may run on the FP64 tensor cores (check its SASS for DMMA). Paper: %s.\n\n",
+		gpu ? gpu : "–");
+	for (size_t i = 0; i < nn; i++) {
+		snprintf(labels[i], sizeof labels[i], "N=%g", ns[i]);
+		head[i + 1] = labels[i];
+	}
+	gp_md_head(md, head, nn + 1);
+	for (size_t k = 0; k < nk; k++) {
+		gp_md_str(md, ks[k]);
+		for (size_t i = 0; i < nn; i++)
+			cell(md, t, find_row(t, ks[k], ns[i], -1, -1, NULL, 0), "gflops");
+		gp_md_end(md);
+	}
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paper); p++) {
+		char name[48];
+		snprintf(name, sizeof name, "paper %s (%s)", paper[p], gpu ? gpu : "–");
+		gp_md_str(md, name);
+		for (size_t i = 0; i < nn; i++)
+			ref_at(md, ref, "dgemm", paper[p], ns[i]);
+		gp_md_end(md);
+	}
 	fputc('\n', md);
 }
 

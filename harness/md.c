@@ -59,6 +59,12 @@ void gp_md_num(FILE *md, double v)
 	gp_md_str(md, gp_md_fmt(buf, sizeof buf, v));
 }
 
+/* The writer's spellings of a value that is not a number (table.c's gp_format_num): a dash. */
+int gp_md_no_value(const char *csv)
+{
+	return !strcmp(csv, "nan") || !strcmp(csv, "-nan") || !strcmp(csv, "inf") || !strcmp(csv, "-inf");
+}
+
 void gp_md_cell(FILE *md, const char *csv)
 {
 	double v;
@@ -69,7 +75,7 @@ void gp_md_cell(FILE *md, const char *csv)
 	if (csv && *csv && !gp_parse_double(csv, &v) && strlen(gp_md_fmt(buf, sizeof buf, v)) < strlen(csv))
 		gp_md_str(md, buf);
 	else
-		gp_md_str(md, csv && strcmp(csv, "nan") ? csv : NULL);
+		gp_md_str(md, csv && !gp_md_no_value(csv) ? csv : NULL);
 }
 
 void gp_md_end(FILE *md)

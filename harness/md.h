@@ -22,4 +22,7 @@ void gp_md_end(FILE *md);
 /* The number as gp_md_num writes it. */
 const char *gp_md_fmt(char *buf, size_t len, double v);
 
+/* 1 for the CSV writer's spellings of a non-finite value ("nan", "inf", "-inf"): shown as "–". */
+int gp_md_no_value(const char *csv);
+
 #endif

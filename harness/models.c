@@ -415,6 +415,9 @@ static int by_pred(const void *a, const void *b)
 	return (y->pred > x->pred) - (y->pred < x->pred);
 }
 
+/* sgemm.csv's label columns (its name parameters): the rest is numbers. */
+static const char *const sgemm_text_cols[] = { "kernel", "shape", NULL };
+
 struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
@@ -427,7 +430,14 @@ struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen)
 	if (gp_machine_load(run_dir, &m, err, errlen) < 0)
 		return NULL;
 	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
-	s = gp_table_load(path, lerr, sizeof lerr);   /* optional: occupancy and measured values */
+	/* Optional (occupancy and measured values), but one that is there must read back whole: a
+	 * corrupt sgemm.csv used to rank on NaN silently. */
+	s = access(path, F_OK) ? NULL : gp_table_load(path, lerr, sizeof lerr);
+	if (!access(path, F_OK) && (!s || gp_table_check_numbers(s, sgemm_text_cols, lerr, sizeof lerr))) {
+		snprintf(err, errlen, "%s: %s", path, lerr);
+		gp_table_free(s);
+		return NULL;
+	}
 	for (unsigned i = 0; i < gp_ntiles; i++) {
 		const long row = s ? best_row(s, gp_tiles[i].name) : -1;
 		const double occ = s ? cell(s, row, "active_threads_per_sm") : NAN;

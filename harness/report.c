@@ -22,6 +22,23 @@
 
 extern char **environ;
 
+/* Every number of a result table as read back, except the experiment's name parameters (a
+ * register-bank combo "012" beside "same" is a label, not a number). A build without the
+ * experiments' implementations (the host-only link test) cannot tell labels from numbers and
+ * checks nothing. */
+static int check_numbers(const struct gp_experiment *e, const struct gp_table *t, char *err, size_t errlen)
+{
+	const char *text[GP_MAX_PARAMS + 1] = { NULL };
+	size_t n = 0;
+
+	if (!e->impl || (!e->impl->probe && !e->impl->measure))
+		return 0;
+	for (size_t i = 0; e->impl && i < e->impl->nparams && n < GP_MAX_PARAMS; i++)
+		if (e->impl->params[i].kind == GP_PARAM_NAME)
+			text[n++] = e->impl->params[i].name;
+	return gp_table_check_numbers(t, text, err, errlen);
+}
+
 static int file_exists(const char *p)
 {
 	struct stat st;
@@ -96,17 +113,30 @@ static int gnuplot(const char *script, const char *in, const char *out)
 	return rc;
 }
 
-static void md_table(FILE *md, const struct gp_table *t)
+/* The table's columns named in `only` (NULL-terminated; NULL: all), in the table's order. */
+static int md_shown(const struct gp_table *t, size_t c, const char *const *only)
+{
+	for (const char *const *o = only; o && *o; o++)
+		if (!strcmp(*o, t->cols[c]))
+			return 1;
+	return !only;
+}
+
+static void md_table(FILE *md, const struct gp_table *t, const char *const *only)
 {
 	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(md, "| %s ", t->cols[c]);
+		if (md_shown(t, c, only))
+			fprintf(md, "| %s ", t->cols[c]);
 	fprintf(md, "|\n");
 	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(md, "|---");
+		if (md_shown(t, c, only))
+			fprintf(md, "|---");
 	fprintf(md, "|\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *v = t->cells[r * t->ncols + c];
+			if (!md_shown(t, c, only))
+				continue;
 			char num[64];
 			double x;
 			/* numbers to 4 significant digits, as every other table of the report */
@@ -204,7 +234,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 	char path[PATH_MAX], tmp[PATH_MAX + 16], script[PATH_MAX], out[PATH_MAX], err[512], cubin[PATH_MAX];
 	struct gp_table *meta, *ref, *prof = NULL;
 	FILE *md = NULL;
-	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0;
+	int rc = 0, charts = 0, chart_fail = 0, no_gnuplot = 0, werr;
 
 	snprintf(path, sizeof path, "%s/meta.csv", dir);
 	if (!file_exists(path)) {
@@ -292,8 +322,9 @@ int gp_cmd_report(const char *dir, int plots_only)
 				fprintf(md, "Not run in this run.\n\n");
 			continue;
 		}
-		if (!(t = gp_table_load(path, err, sizeof err))) {
+		if (!(t = gp_table_load(path, err, sizeof err)) || check_numbers(e, t, err, sizeof err)) {
 			gp_err("%s: %s", path, err);
+			gp_table_free(t);
 			rc = GP_ECONFIG;
 			continue;
 		}
@@ -357,13 +388,22 @@ int gp_cmd_report(const char *dir, int plots_only)
 		snprintf(path, sizeof path, "%s/profile.csv", dir);
 		fprintf(md, "## Tuning profile (profile.csv)\n\n");
 		if ((prof = gp_table_load(path, err, sizeof err))) {
-			md_table(md, prof);
+			/* how each key was derived is in the file: the method column doubled the section */
+			static const char *const shown[] = { "key", "value", "unit", "source", NULL };
+			fprintf(md, "Each key's method: [profile.csv](profile.csv).\n\n");
+			md_table(md, prof, shown);
 			gp_table_free(prof);
 		} else {
 			fprintf(md, "No profile.csv in this run.\n\n");
 		}
 		snprintf(path, sizeof path, "%s/REPORT.md", dir);
-		if (fclose(md) || rename(tmp, path)) {
+		/* A write that failed before the last one (a buffer flushed into a full disk) sets the
+		 * stream's error flag, which fclose does not report when its own flush succeeds. */
+		werr = ferror(md);
+		if (rc) { /* a table that did not read back: the earlier REPORT.md stays as it was */
+			fclose(md);
+			unlink(tmp);
+		} else if (fclose(md) || werr || rename(tmp, path)) {
 			gp_err("cannot write %s: %s", path, strerror(errno));
 			unlink(tmp);
 			rc = GP_EIO;

@@ -441,3 +441,51 @@ struct gp_table *gp_table_load(const char *path, char *err, size_t errlen)
 	free(text);
 	return t;
 }
+
+static int is_text_col(const char *name, const char *const *text_cols)
+{
+	static const char *const harness_text[] = { "status", "conditions", "throttle", "reps_stop", NULL };
+
+	for (const char *const *c = harness_text; *c; c++)
+		if (!strcmp(name, *c))
+			return 1;
+	for (const char *const *c = text_cols; c && *c; c++)
+		if (!strcmp(name, *c))
+			return 1;
+	return 0;
+}
+
+/* A cell the numeric column may hold: nothing, a row's "n/a: …", the writer's spellings of a
+ * value that is not a number (gp_format_num: "nan", "inf", "-inf"; the report shows a dash), or
+ * a finite number of a sane length (%g never needs 40 characters). */
+static int numeric_cell_ok(const char *s)
+{
+	double v;
+
+	return !*s || !strncmp(s, "n/a", 3) || !strcmp(s, "nan") || !strcmp(s, "-nan") || !strcmp(s, "inf") ||
+	       !strcmp(s, "-inf") || (strlen(s) <= 40 && !gp_parse_double(s, &v));
+}
+
+int gp_table_check_numbers(const struct gp_table *t, const char *const *text_cols, char *err, size_t errlen)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t r;
+		double v;
+
+		if (is_text_col(t->cols[c], text_cols))
+			continue;
+		for (r = 0; r < t->nrows && gp_parse_double(t->cells[r * t->ncols + c], &v); r++)
+			;
+		if (r == t->nrows) /* no number in it: a text column */
+			continue;
+		for (r = 0; r < t->nrows; r++) {
+			const char *s = t->cells[r * t->ncols + c] ? t->cells[r * t->ncols + c] : "";
+			if (!numeric_cell_ok(s)) {
+				snprintf(err, errlen, "line %zu, column %zu (%s): '%.40s%s' is not a finite number",
+					 gp_table_line(t, r), c + 1, t->cols[c], s, strlen(s) > 40 ? "…" : "");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

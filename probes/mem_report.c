@@ -217,15 +217,39 @@ static void levels_md(FILE *md, const struct gp_table *t, const char *pattern, c
 	}
 }
 
+/* The load paths side by side: each path's levels' latencies, nearest first (the cg path has no
+ * L1 level, so its first is L2; nc's first is the read-only/L1 array). */
+static void paths_md(FILE *md, const char *const *paths, const struct gp_cp_result *cp, const int *have, size_t np)
+{
+	fprintf(md, "\nLoad paths side by side (random chase; cycles of each level, nearest first):\n\n");
+	gp_md_header(md, "path", "levels", "level 1", "level 2", "level 3", "level 4", "level 5");
+	for (size_t p = 0; p < np; p++) {
+		if (!have[p])
+			continue;
+		gp_md_str(md, paths[p]);
+		gp_md_num(md, (double)cp[p].nlevels);
+		for (size_t k = 0; k < 5; k++)
+			gp_md_num(md, k < cp[p].nlevels ? cp[p].level[k].latency : NAN);
+		gp_md_end(md);
+	}
+}
+
 static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	static const char *const paths[] = { "default", "cg", "nc" };
+	struct gp_cp_result cp[GP_ARRAY_SIZE(paths)];
+	int have[GP_ARRAY_SIZE(paths)], found = 0;
 
 	fprintf(md, "E003: single-thread pointer chase, cycles per dependent load against footprint; levels "
 		    "and capacities found by change-point detection (harness/changepoint.c). Paper (seed 000, "
 		    "GT200): %s cycles to DRAM.\n", gp_ref_or_dash(ref, "lat_mem", "paper_latency"));
-	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++)
+	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
 		levels_md(md, t, "random", paths[p], -1, "Random chase", GP_CP_MIN_STEP);
+		have[p] = mem_levels(t, "random", paths[p], -1, GP_CP_MIN_STEP, &cp[p]) > 0;
+		found += have[p];
+	}
+	if (found > 1)
+		paths_md(md, paths, cp, have, GP_ARRAY_SIZE(paths));
 	fputc('\n', md);
 }
 

@@ -30,7 +30,7 @@ static const struct gp_param lat_smem_params[] = {
 };
 
 static const struct gp_param lat_const_params[] = {
-	{ "footprint_bytes", GP_PARAM_INT, 8, CCHAIN_BYTES, NULL, "256 1024 2048 4096 8192 16384 32768 65536",
+	{ "footprint_bytes", GP_PARAM_INT, 8, CCHAIN_BYTES, NULL, "256 512 1024 1536 2048 3072 4096 6144 8192 16384 32768 49152 65536",
 	  "constant bytes the chain spans" },
 	{ "stride_bytes", GP_PARAM_INT, 4, 4096, NULL, "64", "slot spacing (multiple of 4)" },
 	{ "loads", GP_PARAM_INT, 1024, 100000000, NULL, "262144", "timed loads (at least)" },

@@ -1,14 +1,17 @@
 /* smem_report.c — profile keys and REPORT.md sections of lat_smem, lat_const, bw_smem and
  * bank_smem from their tables (no device code), with seed 001's LDS.64 figure from
- * configs/reference.csv. The constant cache's levels come from change-point detection over its
- * chase; like the global-memory levels they will want a test of each step against the curve's
- * noise (issue 21), in onchip_derive. */
+ * configs/reference.csv. The constant cache's levels (L1, L1.5, and what lies beyond) come from
+ * change-point detection over its chase with the evidence rule of harness/changepoint.h; a
+ * capacity without a supported boundary is "none detected" (one constant bank, 64 KB, bounds the
+ * chase: an L1.5 at least that large shows no boundary). */
 #include "gp.h"
 #include "analysis.h"
 #include "changepoint.h"
 
 #include <math.h>
 #include <string.h>
+
+#define ONCHIP_MAXPTS 1024 /* footprints of one chase curve the analysis reads (a 64 B sweep of 64 KB) */
 
 /* The cell equals v (a missing column or cell never does). */
 static int is(const struct gp_table *t, size_t r, const char *col, const char *v)
@@ -20,40 +23,82 @@ static int is(const struct gp_table *t, size_t r, const char *col, const char *v
 
 /* ------------------------------------------------------------------ lat_smem, lat_const */
 
+/* The curve of ok rows whose footprint grows, in table order; its length. */
+static size_t onchip_curve(const struct gp_table *t, double *fp, double *lat, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		const double f = gp_table_num(t, r, "footprint_bytes"), v = gp_table_num(t, r, "cycles_per_load");
+		if (gp_table_row_ok(t, r) && !isnan(f) && !isnan(v) && (!n || f > fp[n - 1])) {
+			fp[n] = f;
+			lat[n++] = v;
+		}
+	}
+	return n;
+}
+
+/* A capacity the curve shows no boundary for: "none detected", the largest footprint its bound. */
+static void no_boundary(struct gp_profile *prof, const char *key, double largest, const char *method)
+{
+	char k[64];
+
+	gp_profile_add_text(prof, key, "none detected", "bytes", method, "lat_const");
+	snprintf(k, sizeof k, "%.*s_min_bytes", (int)(strlen(key) - strlen("_bytes")), key);
+	gp_profile_add(prof, k, largest, "bytes", "no boundary up to the largest footprint measured", "lat_const");
+}
+
+/* The constant cache's levels: level 1 the constant L1, level 2 the L1.5 (its latency is the L1's
+ * miss), level 3 what serves the L1.5's misses. The const_cache_l<k>_* keys number the levels as
+ * found; the l15 keys name the second level; a capacity without a supported boundary is "none
+ * detected", with the largest footprint measured as its lower bound. */
+static void const_levels(struct gp_profile *prof, const double *fp, const double *lat, size_t n)
+{
+	static const char src[] = "lat_const";
+	char method[160], key[64];
+	struct gp_cp_result cp;
+
+	if (n < 3 || gp_changepoint_supported(fp, lat, n, GP_CP_MIN_STEP, &cp) || !cp.nlevels)
+		return;
+	snprintf(method, sizeof method, "constant chase, change-point levels over %zu footprints (t >= %.0f, "
+		 "step >= %.0f noise, separated)", n, GP_CP_MIN_T, GP_CP_MIN_NOISE);
+	for (size_t k = 0; k + 1 < cp.nlevels && k < 2; k++) {
+		snprintf(key, sizeof key, "const_cache_l%zu_capacity_bytes", k + 1);
+		gp_profile_add(prof, key, cp.level[k].footprint_last, "bytes", method, src);
+		snprintf(key, sizeof key, "const_cache_l%zu_miss_latency_cycles", k + 1);
+		gp_profile_add(prof, key, cp.level[k + 1].latency, "cycles", method, src);
+	}
+	if (cp.nlevels == 1) {
+		no_boundary(prof, "const_cache_l1_capacity_bytes", fp[n - 1], method);
+		return;
+	}
+	gp_profile_add(prof, "const_cache_l15_latency_cycles", cp.level[1].latency, "cycles", method, src);
+	if (cp.nlevels > 2)
+		gp_profile_add(prof, "const_cache_l15_capacity_bytes", cp.level[1].footprint_last, "bytes", method, src);
+	else
+		no_boundary(prof, "const_cache_l15_capacity_bytes", fp[n - 1], method);
+}
+
 /* The smallest footprint's latency (every chase fits the nearest level); for the constant chase
- * also the levels of its curve (ok rows whose footprint grows, in table order). */
+ * also the levels of its curve. */
 static void onchip_derive(struct gp_profile *prof, const struct gp_table *t, const char *exp, const char *key)
 {
-	double fp[64], lat[64], best_fp = INFINITY, best = NAN;
-	size_t n = 0;
-	struct gp_cp_result cp;
+	double fp[ONCHIP_MAXPTS], lat[ONCHIP_MAXPTS];
+	const size_t n = onchip_curve(t, fp, lat, ONCHIP_MAXPTS);
+	double best_fp = INFINITY, best = NAN;
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		const double f = gp_table_num(t, r, "footprint_bytes"), v = gp_table_num(t, r, "cycles_per_load");
-		if (!gp_table_row_ok(t, r) || isnan(f) || isnan(v))
-			continue;
-		if (f < best_fp) {
+		if (gp_table_row_ok(t, r) && !isnan(f) && !isnan(v) && f < best_fp) {
 			best_fp = f;
 			best = v;
-		}
-		if (n < 64 && (!n || f > fp[n - 1])) {
-			fp[n] = f;
-			lat[n++] = v;
 		}
 	}
 	if (isnan(best))
 		return;
 	gp_profile_add(prof, key, best, "cycles", "single-thread dependent chase, smallest footprint", exp);
-	if (strcmp(exp, "lat_const") || n < 3 || gp_changepoint_supported(fp, lat, n, GP_CP_MIN_STEP, &cp))
-		return;
-	for (size_t k = 0; k + 1 < cp.nlevels && k < 2; k++) {
-		static const char method[] = "constant chase, change-point levels";
-		char kk[64];
-		snprintf(kk, sizeof kk, "const_cache_l%zu_capacity_bytes", k + 1);
-		gp_profile_add(prof, kk, cp.level[k].footprint_last, "bytes", method, exp);
-		snprintf(kk, sizeof kk, "const_cache_l%zu_miss_latency_cycles", k + 1);
-		gp_profile_add(prof, kk, cp.level[k + 1].latency, "cycles", method, exp);
-	}
+	if (!strcmp(exp, "lat_const"))
+		const_levels(prof, fp, lat, n);
 }
 
 static void lat_smem_derive(struct gp_profile *prof, const struct gp_table *t)
@@ -91,9 +136,48 @@ static void lat_smem_report(FILE *md, const struct gp_table *t, const struct gp_
 	onchip_report(md, t, "Shared memory (ld.shared)");
 }
 
+/* The constant chase's levels with the evidence of each boundary (harness/changepoint.h). */
+static void const_levels_md(FILE *md, const struct gp_table *t)
+{
+	static const char *const names[] = { "constant L1", "constant L1.5", "beyond the L1.5" };
+	double fp[ONCHIP_MAXPTS], lat[ONCHIP_MAXPTS];
+	const size_t n = onchip_curve(t, fp, lat, ONCHIP_MAXPTS);
+	struct gp_cp_result cp;
+
+	if (n < 3 || gp_changepoint_supported(fp, lat, n, GP_CP_MIN_STEP, &cp)) {
+		fprintf(md, "Levels: too few footprints to tell (%zu).\n\n", n);
+		return;
+	}
+	fprintf(md, "Levels over %zu footprints (a boundary is kept when its step is at least %.0f standard errors "
+		    "and %.0f times the noise, with %d points a side and the plateaus apart); the last level's "
+		    "capacity is beyond the largest footprint: none detected up to %.0f bytes.\n\n",
+		n, GP_CP_MIN_T, GP_CP_MIN_NOISE, GP_CP_MIN_POINTS, fp[n - 1]);
+	gp_md_header(md, "level", "cycles", "first footprint", "last footprint (capacity)", "points",
+		     "step to next / noise", "step / std. error");
+	for (size_t k = 0; k < cp.nlevels; k++) {
+		const struct gp_cp_level *l = &cp.level[k];
+		gp_md_str(md, k < GP_ARRAY_SIZE(names) ? names[k] : "further");
+		gp_md_num(md, l->latency);
+		gp_md_num(md, l->footprint_first);
+		if (k + 1 < cp.nlevels)
+			gp_md_num(md, l->footprint_last);
+		else
+			gp_md_str(md, "none detected");
+		gp_md_num(md, (double)l->npoints);
+		gp_md_num(md, k + 1 < cp.nlevels ? l->step_noise : NAN);
+		gp_md_num(md, k + 1 < cp.nlevels ? l->step_t : NAN);
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
 static void lat_const_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	onchip_report(md, t, "Constant cache (ld.const, register address)");
+	const_levels_md(md, t);
+	fprintf(md, "One constant bank holds at most %s bytes, which bounds the chase; published: constant L1.5 "
+		    "%s.\n\n",
+		gp_ref_or_dash(ref, "lat_const", "const_bank_bytes"), gp_ref_or_dash(ref, "lat_const", "published_l15_capacity"));
 }
 
 /* ------------------------------------------------------------------ bw_smem, bank_smem */
@@ -154,15 +238,28 @@ static void bw_smem_report(FILE *md, const struct gp_table *t, const struct gp_t
 	fputc('\n', md);
 }
 
+/* At the most warps the sweep ran (where a conflict's cost is fully exposed: one warp also pays
+ * the load's latency); the other warp counts are in the CSV. */
 static void bank_smem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "width_bits", "pad", "stride", "cycles_per_access",
+	static const char *const cols[] = { "width_bits", "pad", "stride", "pattern", "cycles_per_access",
 					    "conflict_degree_measured", "conflict_degree_model" };
+	double warps = -1;
 
-	fprintf(md, "Bank conflicts: cycles per warp access against stride (elements), measured degree = cycles / "
-		    "stride-1 cycles, model = wavefronts / conflict-free wavefronts.\n\n");
-	gp_md_header(md, "width", "pad", "stride", "cycles/access", "degree measured", "degree model");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	for (size_t r = 0; r < t->nrows; r++)
+		if (gp_table_row_ok(t, r))
+			warps = fmax(warps, gp_table_num(t, r, "warps"));
+	fprintf(md, "Bank conflicts: cycles per warp access against stride (elements) with %g warps per block, "
+		    "measured degree = cycles / stride-1 cycles, model = wavefronts / conflict-free wavefronts.\n\n",
+		warps);
+	gp_md_header(md, "width", "pad", "stride", "pattern", "cycles/access", "degree measured", "degree model");
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (gp_table_num(t, r, "warps") != warps)
+			continue;
+		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
+			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_end(md);
+	}
 	fputc('\n', md);
 }
 

@@ -63,10 +63,10 @@ static void test_ids_paper_summary(void **state)
 {
 	EACH_EXPERIMENT(e) {
 		assert_non_null(e->id);
-		/* E: a paper experiment (seed inventory id); H: a Hopper-era experiment (issue 19);
-		 * T: one of the harness's own self-tests. */
-		if (!matches("^[EHT][0-9]{3}$", e->id))
-			fail_msg("%s: id '%s' is not ^[EHT][0-9]{3}$", e->name, e->id);
+		/* E: a paper experiment (seed inventory id); T: one of the harness's own self-tests;
+		 * H: a Hopper-era experiment (issues 18, 19). */
+		if (!matches("^[ETH][0-9]{3}$", e->id))
+			fail_msg("%s: id '%s' is not ^[ETH][0-9]{3}$", e->name, e->id);
 		if (!e->paper || !*e->paper)
 			fail_msg("%s: empty paper reference", e->name);
 		if (!e->summary || !*e->summary)

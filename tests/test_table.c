@@ -439,6 +439,46 @@ static void test_get_double(void **state)
 	gp_table_free(t);
 }
 
+/* Numbers are checked when a result table is read back: "abc", "1,5", a 400-digit number or
+ * "Infinity" in a numeric column is an error naming the line and column (they were printed into
+ * the report); empty, "n/a: …" and the writer's nan/inf are values; a name column whose labels
+ * look like numbers ("012" beside "same") is left alone when named as text. */
+static void test_check_numbers(void **state)
+{
+	static const char good[] = "combo,v,status\n012,1.5,ok\nsame,nan,ok\n000,,n/a: x\n111,inf,ok\n222,n/a: y,ok\n";
+	static const char *const text[] = { "combo", NULL };
+	static const char *const bad[][2] = {
+		{ "a,v\nx,1\ny,abc\n", "line 3, column 2 (v): 'abc'" },
+		{ "a,v\nx,1\ny,\"1,5\"\n", "line 3, column 2 (v): '1,5'" },
+		{ "a,v\nx,1\ny,Infinity\n", "'Infinity'" },
+		{ "a,v\nx,1e999\ny,2\n", "line 2, column 2 (v)" },
+	};
+	char err[256], big[600];
+	struct gp_table *t;
+
+	(void)state;
+	assert_non_null(t = gp_table_parse(good, strlen(good), err, sizeof err));
+	assert_int_equal(gp_table_check_numbers(t, text, err, sizeof err), 0);
+	assert_int_equal(gp_table_check_numbers(t, NULL, err, sizeof err), -1); /* "same" is not a number */
+	assert_non_null(strstr(err, "column 1 (combo)"));
+	gp_table_free(t);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+		assert_non_null(t = gp_table_parse(bad[i][0], strlen(bad[i][0]), err, sizeof err));
+		assert_int_equal(gp_table_check_numbers(t, NULL, err, sizeof err), -1);
+		if (!strstr(err, bad[i][1]))
+			fail_msg("'%s': got '%s'", bad[i][1], err);
+		gp_table_free(t);
+	}
+	/* 400 digits parse as a finite double but are no number our writer wrote */
+	strcpy(big, "a,v\nx,1\ny,");
+	memset(big + strlen(big), '7', 400);
+	strcpy(big + 10 + 400, "\n");
+	assert_non_null(t = gp_table_parse(big, strlen(big), err, sizeof err));
+	assert_int_equal(gp_table_check_numbers(t, NULL, err, sizeof err), -1);
+	assert_non_null(strstr(err, "line 3, column 2 (v)"));
+	gp_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects_nul_byte),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_get_double),
+		cmocka_unit_test(test_check_numbers),
 	};
 
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);

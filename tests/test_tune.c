@@ -570,6 +570,35 @@ static void test_cli_errors(void **state)
 	}
 }
 
+/* A run whose sgemm.csv does not read back (a number that is not one) is a bad CSV naming the
+ * file, line and column (3), not a ranking on NaN. */
+static void test_cli_corrupt_sgemm_csv(void **state)
+{
+	static const char *const files[] = { "meta.csv", "profile.csv", "sgemm.csv" };
+	const char *dir = *state;
+	char path[PATH_MAX], f[PATH_MAX + 32], *text, *p;
+	struct result r;
+
+	snprintf(path, sizeof path, "%s/corrupt", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(files); i++) {
+		snprintf(f, sizeof f, "%s/%s", RUN, files[i]);
+		assert_non_null(text = slurp(f));
+		/* sgemm.csv: the first row's size m (",single,4096,") becomes "x096" */
+		if (!strcmp(files[i], "sgemm.csv")) {
+			assert_non_null(p = strstr(text, ",single,"));
+			p[8] = 'x';
+		}
+		snprintf(f, sizeof f, "%s/%s", path, files[i]);
+		write_file(f, text);
+		free(text);
+	}
+	r = BIN(dir, "tune", "sgemm", path, "--no-measure");
+	one_line_error(&r, GP_ECONFIG, "sgemm.csv: line 2, column 4 (m)");
+	assert_string_equal(r.out, "");
+	result_free(&r);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, tmp_setup, tmp_teardown)
 
 int main(void)
@@ -587,6 +616,7 @@ int main(void)
 		T(test_cli_no_measure),
 		T(test_cli_without_gpu),
 		T(test_cli_errors),
+		T(test_cli_corrupt_sgemm_csv),
 	};
 
 	if (access(binary(), X_OK)) {

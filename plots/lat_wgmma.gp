@@ -1,0 +1,20 @@
+# lat_wgmma.gp IN.csv OUT.svg|png — H010: cycles from wgmma.fence to the end of wait_group 0
+# around one wgmma.mma_async of one warpgroup, dependent through the accumulator, against N of
+# m64nNk, one line per type, A source and form.
+OUT = ARG2
+load ARG0[1:strlen(ARG0)-strlen("lat_wgmma.gp")]."common.gp"
+set title "H010: wgmma latency, one warpgroup, fence -> mma -> commit -> wait 0"
+set xlabel "N (wgmma m64nNk)"
+set ylabel "cycles"
+set logscale x 2
+set xrange [6:320]
+set xtics (8, 16, 32, 64, 128, 256)
+set yrange [0:*]
+eval KEY_OUT
+TYPES = "f16 bf16 tf32 e4m3 e5m2 s8"
+ty(i) = word(TYPES, i / 4 + 1)
+src(i) = i % 2 ? "rs" : "ss"
+sp(i) = (i / 2) % 2
+sel(i) = isok(0) && strcol("type") eq ty(i) && strcol("a_src") eq src(i) && column("sparse") == sp(i)
+plot for [i = 0:23] ARG1 using (sel(i) ? column("n") : NaN):"cycles" with linespoints lt (i % 20) + 1 \
+	title sprintf("%s %s%s", ty(i), src(i), sp(i) ? " sparse" : "")

@@ -1,0 +1,77 @@
+/* launch_report.c — profile keys and the REPORT.md section of lat_launch from its table (no
+ * device code), with gpu-benches' time per small kernel (configs/reference.csv) beside ours. */
+#include "gp.h"
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The ok row of `mode` and `grid`, or -1. */
+static long launch_row(const struct gp_table *t, const char *mode, const char *grid)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *m = gp_table_get(t, r, "mode"), *g = gp_table_get(t, r, "grid");
+		if (gp_table_row_ok(t, r) && m && g && !strcmp(m, mode) && !strcmp(g, grid))
+			return (long)r;
+	}
+	return -1;
+}
+
+static void launch_key(struct gp_profile *prof, const struct gp_table *t, const char *mode, const char *col,
+		       const char *key, const char *method)
+{
+	const long r = launch_row(t, mode, "one");
+
+	if (r >= 0 && !isnan(gp_table_num(t, (size_t)r, col)))
+		gp_profile_add(prof, key, gp_table_num(t, (size_t)r, col), "us", method, "lat_launch");
+}
+
+static void launch_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	launch_key(prof, t, "sync", "host_us_per_launch", "launch_overhead_us",
+		   "empty one-block kernel, launch + stream synchronize, host wall time");
+	launch_key(prof, t, "async", "issue_us_per_launch", "launch_issue_us",
+		   "empty one-block kernels back to back, host time of the launch calls");
+	launch_key(prof, t, "graph", "gpu_us_per_launch", "graph_kernel_us",
+		   "empty one-block kernels in one CUDA graph, event time per kernel");
+	launch_key(prof, t, "async", "gpu_gap_us", "launch_gpu_gap_us",
+		   "back-to-back kernels: %globaltimer from one kernel's end to the next one's start");
+}
+
+static void launch_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const char *const modes[] = { "sync", "async", "graph" }, *const grids[] = { "one", "full" };
+	const char *gpu = NULL, *src = NULL;
+
+	gp_reference(ref, "lat_launch", "async_kernel_us", &gpu, &src);
+	fprintf(md, "Microseconds per empty kernel: `sync` launches and waits for each, `async` launches them back "
+		    "to back and waits once, `graph` launches them as one CUDA graph; `one` block or a `full` grid. "
+		    "host: wall time from the first launch to the end of the wait; issue: the launch calls alone; "
+		    "GPU: CUDA events around the launches; gap: %%globaltimer from one kernel's end to the next one's "
+		    "start (to the timer's tick); span: one kernel's own. Published: %s, %s.\n\n",
+		gpu ? gpu : "–", src ? src : "–");
+	gp_md_header(md, "mode", "grid", "blocks", "host µs", "issue µs", "GPU µs", "gap µs", "span µs", "published host µs",
+		     "status");
+	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
+		for (size_t g = 0; g < GP_ARRAY_SIZE(grids); g++) {
+			const long r = launch_row(t, modes[i], grids[g]);
+			char key[48];
+			if (r < 0)
+				continue;
+			snprintf(key, sizeof key, "%s_kernel_us", modes[i]);
+			gp_md_str(md, modes[i]);
+			gp_md_str(md, grids[g]);
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "blocks"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "host_us_per_launch"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "issue_us_per_launch"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_us_per_launch"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_gap_us"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "kernel_gpu_us"));
+			gp_md_str(md, !strcmp(grids[g], "one") ? gp_reference_opt(ref, "lat_launch", key) : NULL);
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "status"));
+			gp_md_end(md);
+		}
+	fputc('\n', md);
+}
+
+GP_ANALYSIS(lat_launch, launch_derive, launch_report);

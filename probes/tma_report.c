@@ -1,0 +1,209 @@
+/* tma_report.c — lat_tma, bw_tma and bw_cpasync from their tables (no device code): the latency of
+ * one TMA copy per kind, box and level, the streaming rates against their ceilings, and the
+ * profile keys a kernel tuner needs (the best TMA, cp.async and ld + st rates with what gave
+ * them). Published numbers come from configs/reference.csv where a source gives them. */
+#include "gp.h"
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The cell equals v (a missing column or cell never does). */
+static int is(const struct gp_table *t, size_t r, const char *col, const char *v)
+{
+	const char *c = gp_table_get(t, r, col);
+
+	return c && !strcmp(c, v);
+}
+
+/* The ok row with the lowest (sign -1) or highest (sign 1) value of col among those whose column
+ * `key` starts with `prefix` (NULL: any) and whose `level` is `level` (NULL: any); -1 if none. */
+static long best_row(const struct gp_table *t, const char *col, int sign, const char *key, const char *prefix,
+		     const char *level)
+{
+	long best = -1;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, col);
+		const char *k = key ? gp_table_get(t, r, key) : NULL;
+		if (!gp_table_row_ok(t, r) || isnan(v) || (level && !is(t, r, "level", level)) ||
+		    (prefix && (!k || strncmp(k, prefix, strlen(prefix)))))
+			continue;
+		if (best < 0 || sign * v > sign * gp_table_num(t, (size_t)best, col))
+			best = (long)r;
+	}
+	return best;
+}
+
+/* A report section: its intro, its table (CSV column, header), and the published number
+ * configs/reference.csv may hold for it (absent by design where no source gives one). */
+#define SECTION_MAX_COLS 16
+
+struct section {
+	const char *intro, *exp, *ref_key, *ref_what;
+	const char *const (*cols)[2];
+	size_t n;
+};
+
+static void section(FILE *md, const struct gp_table *t, const struct gp_table *ref, const struct section *s)
+{
+	const char *v = gp_reference_opt(ref, s->exp, s->ref_key), *heads[SECTION_MAX_COLS];
+
+	fprintf(md, "%s\n\n", s->intro);
+	for (size_t c = 0; c < s->n; c++)
+		heads[c] = s->cols[c][1];
+	gp_md_head(md, heads, s->n);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < s->n; c++)
+			gp_md_cell(md, gp_table_get(t, r, s->cols[c][0]));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+	if (v)
+		fprintf(md, "- Published: %s %s.\n", s->ref_what, v);
+}
+
+/* ------------------------------------------------------------------ lat_tma */
+
+static void lat_tma_derive(struct gp_profile *p, const struct gp_table *t)
+{
+	static const char *const levels[][2] = { { "l2", "tma_latency_l2_cycles" }, { "hbm", "tma_latency_hbm_cycles" } };
+	char method[160];
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(levels); i++) {
+		const long r = best_row(t, "cycles_per_copy", -1, NULL, NULL, levels[i][0]);
+		if (r < 0)
+			continue;
+		snprintf(method, sizeof method, "issue to mbarrier completion, lowest median over copies: %s, %s B box (%s)",
+			 gp_table_get(t, (size_t)r, "copy"), gp_table_get(t, (size_t)r, "box_bytes"),
+			 gp_table_get(t, (size_t)r, "box_dims"));
+		gp_profile_add(p, levels[i][1], gp_table_num(t, (size_t)r, "cycles_per_copy"), "cycles", method, "lat_tma");
+	}
+}
+
+static const char *const lat_tma_cols[][2] = {
+	{ "copy", "copy" },
+	{ "box_bytes", "box B" },
+	{ "box_dims", "box dims" },
+	{ "level", "level" },
+	{ "footprint_bytes", "footprint" },
+	{ "cycles_per_copy", "cycles/copy" },
+	{ "fastest_copy_cycles", "fastest" },
+	{ "slowest_copy_cycles", "slowest" },
+	{ "latency_ns", "ns" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
+static void lat_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const struct section sec = {
+		.intro = "One TMA copy at a time (one warp), from before its `mbarrier.arrive.expect_tx` to the "
+			 "`mbarrier.try_wait.parity` that sees its bytes land, clock64 cycles; `bulk` is `cp.async.bulk`, "
+			 "`Nd` is `cp.async.bulk.tensor.Nd` over a tiled UINT32 tensor map (box dims: elements per "
+			 "dimension, dimension 0 first). L2: the same boxes copied once untimed first; HBM: boxes never "
+			 "copied before over a footprint above twice L2 (random boxes: TLB misses included). Every word "
+			 "of every box is checked against its source.",
+		.exp = "lat_tma", .ref_key = "published_latency_cycles", .ref_what = "TMA load latency (cycles)",
+		.cols = lat_tma_cols, .n = GP_ARRAY_SIZE(lat_tma_cols),
+	};
+
+	section(md, t, ref, &sec);
+}
+
+/* ------------------------------------------------------------------ bw_tma */
+
+static void bw_tma_derive(struct gp_profile *p, const struct gp_table *t)
+{
+	const long r = best_row(t, "bandwidth_GBps", 1, NULL, NULL, "hbm");
+	char method[160];
+
+	if (r < 0)
+		return;
+	snprintf(method, sizeof method, "TMA global -> shared, HBM footprint read once: %s, %s B box, %s stages, %s blocks/SM",
+		 gp_table_get(t, (size_t)r, "copy"), gp_table_get(t, (size_t)r, "box_bytes"),
+		 gp_table_get(t, (size_t)r, "stages"), gp_table_get(t, (size_t)r, "blocks_per_sm"));
+	gp_profile_add(p, "tma_bw_best_GBps", gp_table_num(t, (size_t)r, "bandwidth_GBps"), "GB/s", method, "bw_tma");
+}
+
+static const char *const bw_tma_cols[][2] = {
+	{ "copy", "copy" },
+	{ "box_bytes", "box B" },
+	{ "box_dims", "box dims" },
+	{ "stages", "stages" },
+	{ "blocks_per_sm", "blocks/SM" },
+	{ "bytes_in_flight_per_sm", "bytes in flight/SM" },
+	{ "level", "level" },
+	{ "bandwidth_GBps", "GB/s" },
+	{ "ceiling_GBps", "ceiling GB/s" },
+	{ "pct_of_ceiling", "% of ceiling" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
+static void bw_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const struct section sec = {
+		.intro = "TMA loads streaming an HBM footprint (read once) into shared memory: one producer lane per block "
+			 "issues into a ring of `stages` boxes (an mbarrier per stage), four consumer warps check every "
+			 "word and release the stage. Ceiling: the HBM datasheet rate (a footprint under twice L2, level "
+			 "l2+hbm: shared memory's 128 B/clk/SM). bw_cpasync's `ldg16` rows are the ld.global streaming "
+			 "rate of the same kind of footprint (profile: ldg_stream_GBps).",
+		.exp = "bw_tma", .ref_key = "luo_tma_gemm_speedup", .ref_what = "TMA's asynchronous model in a matrix multiplication (speedup over the synchronous one)",
+		.cols = bw_tma_cols, .n = GP_ARRAY_SIZE(bw_tma_cols),
+	};
+
+	section(md, t, ref, &sec);
+}
+
+/* ------------------------------------------------------------------ bw_cpasync */
+
+static void bw_cpasync_derive(struct gp_profile *p, const struct gp_table *t)
+{
+	static const char *const keys[][2] = { { "cpasync", "cpasync_bw_best_GBps" }, { "ldg", "ldg_stream_GBps" } };
+	char method[160];
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(keys); i++) {
+		const long r = best_row(t, "bandwidth_GBps", 1, "method", keys[i][0], "hbm");
+		if (r < 0)
+			continue;
+		snprintf(method, sizeof method, "global -> shared, HBM footprint read once: %s, %s stages, %s blocks/SM x %s",
+			 gp_table_get(t, (size_t)r, "method"), gp_table_get(t, (size_t)r, "stages"),
+			 gp_table_get(t, (size_t)r, "blocks_per_sm"), gp_table_get(t, (size_t)r, "threads"));
+		gp_profile_add(p, keys[i][1], gp_table_num(t, (size_t)r, "bandwidth_GBps"), "GB/s", method, "bw_cpasync");
+	}
+}
+
+static const char *const bw_cpasync_cols[][2] = {
+	{ "method", "method" },
+	{ "level", "level" },
+	{ "stages", "stages" },
+	{ "blocks_per_sm", "blocks/SM" },
+	{ "threads", "threads" },
+	{ "chunk_bytes", "chunk B" },
+	{ "bytes_in_flight_per_sm", "bytes in flight/SM" },
+	{ "bandwidth_GBps", "GB/s" },
+	{ "ceiling_GBps", "ceiling GB/s" },
+	{ "pct_of_ceiling", "% of ceiling" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
+static void bw_cpasync_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const struct section sec = {
+		.intro = "Streaming global memory into shared memory with `cp.async` (LDGSTS; `.ca` caches in L1, `.cg` "
+			 "does not) in a ring of `stages` chunks, against `ld.global` + `st.shared` of the same width "
+			 "(stages 1: one chunk in registers per thread at a time). HBM: a footprint above twice L2 read "
+			 "once, against the datasheet rate; L2: one under half of L2 read in passes, against what shared "
+			 "memory takes (128 B/clk/SM). Every word is checked after the barrier.",
+		.exp = "bw_cpasync", .ref_key = "published_throughput", .ref_what = "cp.async throughput",
+		.cols = bw_cpasync_cols, .n = GP_ARRAY_SIZE(bw_cpasync_cols),
+	};
+
+	section(md, t, ref, &sec);
+}
+
+GP_ANALYSIS(lat_tma, lat_tma_derive, lat_tma_report);
+GP_ANALYSIS(bw_tma, bw_tma_derive, bw_tma_report);
+GP_ANALYSIS(bw_cpasync, bw_cpasync_derive, bw_cpasync_report);
