@@ -154,16 +154,19 @@ static int prepare(const struct gp_run_opts *o, struct gp_suite *s, char *suite_
 		have_re = 1;
 	}
 	if (o->suite || !o->nnames) {
-		if (o->suite)
+		if (o->suite && (strchr(o->suite, '/') || strstr(o->suite, ".csv") || !access(o->suite, F_OK)))
 			snprintf(path, sizeof path, "%s", o->suite);
-		else
-			snprintf(path, sizeof path, "%s/configs/default.csv", gp_home());
+		else /* a suite by name (quick, default, paper …): the installed or in-tree configs */
+			snprintf(path, sizeof path, "%s/configs/%s.csv", gp_home(), o->suite ? o->suite : "default");
 		if (gp_suite_load(path, s, err, sizeof err)) {
 			gp_err("%s", err);
 			goto config_error;
 		}
 		/* The default suite by its name in the tree, not this machine's path to it. */
-		snprintf(suite_name, len, "%s", o->suite ? path : "configs/default.csv");
+		if (o->suite && !strcmp(path + strlen(path) - strlen(o->suite), o->suite))
+			snprintf(suite_name, len, "%s", path);
+		else
+			snprintf(suite_name, len, "configs/%s.csv", o->suite ? o->suite : "default");
 	} else {
 		snprintf(suite_name, len, "(command line)");
 	}

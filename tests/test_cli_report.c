@@ -301,6 +301,25 @@ static void test_installed_copy(void **state)
 	md = slurp(path);
 	assert_non_null(strstr(md, "Minimum (paper, GT200) | 31.5")); /* configs/reference.csv found */
 	free(md);
+	/* a suite by name is found where the copy is installed: no GPU here is exit 4 (one with a GPU
+	 * runs it: 0), never "cannot read" (3); an unknown name is a bad suite naming its file */
+	snprintf(cmd, sizeof cmd, "cd / && env -u GPUPROBE_HOME '%s/p/bin/gpuprobe' -q run --suite quick --out '%s/out' "
+		 "2>'%s/err.txt'", d, d, d);
+	{
+		const int st = system(cmd);
+		assert_true(WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == GP_ENOGPU));
+	}
+	snprintf(cmd, sizeof cmd, "cd / && env -u GPUPROBE_HOME '%s/p/bin/gpuprobe' -q run --suite nosuch 2>'%s/err.txt'",
+		 d, d);
+	{
+		const int st = system(cmd);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == GP_ECONFIG);
+	}
+	snprintf(path, sizeof path, "%s/err.txt", d);
+	md = slurp(path);
+	if (!strstr(md, "share/gpuprobe/configs/nosuch.csv"))
+		fail_msg("an unknown suite name does not name its file: %s", md);
+	free(md);
 }
 
 /* The report after the redesign's reference run: it opens with a one-screen summary of the
