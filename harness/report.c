@@ -389,8 +389,8 @@ int gp_cmd_report(const char *dir, int plots_only)
 		fprintf(md, "## Tuning profile (profile.csv)\n\n");
 		if ((prof = gp_table_load(path, err, sizeof err))) {
 			/* how each key was derived is in the file: the method column doubled the section */
-			static const char *const shown[] = { "key", "value", "unit", "source", NULL };
-			fprintf(md, "Each key's method: [profile.csv](profile.csv).\n\n");
+			static const char *const shown[] = { "key", "value", "unit", NULL };
+			fprintf(md, "Each key's method and source experiment: [profile.csv](profile.csv).\n\n");
 			md_table(md, prof, shown);
 			gp_table_free(prof);
 		} else {

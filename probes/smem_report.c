@@ -239,25 +239,51 @@ static void bw_smem_report(FILE *md, const struct gp_table *t, const struct gp_t
 }
 
 /* At the most warps the sweep ran (where a conflict's cost is fully exposed: one warp also pays
- * the load's latency); the other warp counts are in the CSV. */
+ * the load's latency), one row per stride and a column per width and padding: the measured
+ * degree (cycles over the stride-1 cycles) beside the model's; cycles are in the CSV. */
 static void bank_smem_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const cols[] = { "width_bits", "pad", "stride", "pattern", "cycles_per_access",
-					    "conflict_degree_measured", "conflict_degree_model" };
-	double warps = -1;
+	static const char *const head[] = { "stride", "32-bit", "32-bit padded", "64-bit", "64-bit padded", "128-bit",
+					    "128-bit padded" };
+	double warps = -1, strides[64];
+	size_t ns = 0;
 
-	for (size_t r = 0; r < t->nrows; r++)
-		if (gp_table_row_ok(t, r))
-			warps = fmax(warps, gp_table_num(t, r, "warps"));
-	fprintf(md, "Bank conflicts: cycles per warp access against stride (elements) with %g warps per block, "
-		    "measured degree = cycles / stride-1 cycles, model = wavefronts / conflict-free wavefronts.\n\n",
-		warps);
-	gp_md_header(md, "width", "pad", "stride", "pattern", "cycles/access", "degree measured", "degree model");
 	for (size_t r = 0; r < t->nrows; r++) {
-		if (gp_table_num(t, r, "warps") != warps)
+		const double st = gp_table_num(t, r, "stride");
+		size_t i;
+		if (!gp_table_row_ok(t, r))
 			continue;
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		warps = fmax(warps, gp_table_num(t, r, "warps"));
+		for (i = 0; i < ns && strides[i] != st; i++)
+			;
+		if (i == ns && ns < GP_ARRAY_SIZE(strides))
+			strides[ns++] = st;
+	}
+	fprintf(md, "Bank conflicts at %g warps per block: conflict degree measured (cycles per warp access over "
+		    "the stride-1 cycles) and, in brackets, the model's (wavefronts over conflict-free wavefronts), "
+		    "per stride in elements.\n\n", warps);
+	gp_md_head(md, head, GP_ARRAY_SIZE(head));
+	for (size_t i = 0; i < ns; i++) {
+		gp_md_num(md, strides[i]);
+		for (int c = 0; c < 6; c++) {
+			char w[16], pad[4], cellv[64], m1[32], m2[32];
+			long r;
+			snprintf(w, sizeof w, "%d", 32 << (c / 2));
+			snprintf(pad, sizeof pad, "%d", c % 2);
+			snprintf(cellv, sizeof cellv, "%g", strides[i]);
+			r = gp_table_find(t, 0, "width_bits", w, "pad", pad, "stride", cellv, NULL);
+			for (; r >= 0 && gp_table_num(t, (size_t)r, "warps") != warps;
+			     r = gp_table_find(t, (size_t)r + 1, "width_bits", w, "pad", pad, "stride", cellv, NULL))
+				;
+			if (r < 0 || !gp_table_row_ok(t, (size_t)r)) {
+				gp_md_str(md, NULL);
+				continue;
+			}
+			gp_md_fmt(m1, sizeof m1, gp_table_num(t, (size_t)r, "conflict_degree_measured"));
+			gp_md_fmt(m2, sizeof m2, gp_table_num(t, (size_t)r, "conflict_degree_model"));
+			snprintf(cellv, sizeof cellv, "%s (%s)", m1, m2);
+			gp_md_str(md, cellv);
+		}
 		gp_md_end(md);
 	}
 	fputc('\n', md);
