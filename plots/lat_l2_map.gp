@@ -19,10 +19,10 @@ set ylabel "sample line"
 set cblabel "cycles per load"
 set cbrange [CB_LO:CB_HI]
 set palette defined (0 "#313695", 1 "#74add1", 2 "#ffffbf", 3 "#f46d43", 4 "#a50026")
-set xrange [-1:*]
+set xrange [-0.5:*]
 set xtics out
 set yrange [-1:NL]
 set key off
 set grid noytics
-set style fill solid noborder
-plot ARG1 using (sel("sm")):(sel("line")):(0.5):(0.5):(sel("cycles")) with boxxyerror lc palette
+
+plot ARG1 using (sel("sm")):(sel("line")):(sel("cycles")) with image
