@@ -47,37 +47,91 @@ static int is_param(const struct gp_experiment *e, const char *col)
 	return 0;
 }
 
-/* "threads=64 op=ffma #0": the parameter columns of row r and its occurrence among equal keys. */
-static void row_key(const struct gp_experiment *e, const struct gp_table *t, size_t r, char *buf, size_t len)
+/* "threads=64 op=ffma": the parameter columns of row r. */
+static char *base_key(const struct gp_experiment *e, const struct gp_table *t, size_t r)
 {
-	size_t used = 0, nth = 0;
+	char buf[512];
+	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t c = 0; c < t->ncols && used < len; c++)
+	for (size_t c = 0; c < t->ncols && used < sizeof buf; c++)
 		if (is_param(e, t->cols[c]))
-			used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", t->cols[c],
-						 t->cells[r * t->ncols + c]);
-	for (size_t q = 0; q < r; q++) {
-		int same = 1;
-		for (size_t c = 0; c < t->ncols && same; c++)
-			if (is_param(e, t->cols[c]) && strcmp(t->cells[q * t->ncols + c], t->cells[r * t->ncols + c]))
-				same = 0;
-		nth += same;
-	}
-	if (used < len)
-		snprintf(buf + used, len - used, "%s#%zu", used ? " " : "", nth);
+			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%s", used ? " " : "", t->cols[c],
+						 t->cells[r * t->ncols + c] ? t->cells[r * t->ncols + c] : "");
+	return gp_strdup(buf);
 }
 
-static long find_row(const struct gp_experiment *e, const struct gp_table *t, const char *key)
-{
-	char k[512];
+struct keyed {
+	char *key;
+	size_t row;
+};
 
+static int by_key_then_row(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	const int c = strcmp(a->key, b->key);
+
+	return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* Every row's key, "threads=64 op=ffma #0": its parameters and its occurrence among rows with
+ * the same parameters (rows of one point, an SM x line map, pair in order). Sorted by key, so a
+ * key is found by bsearch: a table of 17,000 rows paired in O(n log n) (the pairwise scan took
+ * minutes). NULL when out of memory. */
+static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_table *t)
+{
+	struct keyed *k = calloc(t->nrows ? t->nrows : 1, sizeof *k);
+	size_t nth = 0;
+
+	if (!k)
+		return NULL;
 	for (size_t r = 0; r < t->nrows; r++) {
-		row_key(e, t, r, k, sizeof k);
-		if (!strcmp(k, key))
-			return (long)r;
+		k[r].row = r;
+		if (!(k[r].key = base_key(e, t, r)))
+			goto oom;
 	}
-	return -1;
+	qsort(k, t->nrows, sizeof *k, by_key_then_row);
+	for (size_t i = 0; i < t->nrows; i++) {
+		char *full;
+		size_t len;
+		nth = i && !strcmp(k[i - 1].key, k[i].key) ? nth + 1 : 0;
+		len = strlen(k[i].key) + 24;
+		if (!(full = malloc(len)))
+			goto oom;
+		snprintf(full, len, "%s%s#%zu", k[i].key, *k[i].key ? " " : "", nth);
+		free(k[i].key);
+		k[i].key = full;
+	}
+	/* "#10" sorts before "#2": sort again on the full key for bsearch */
+	qsort(k, t->nrows, sizeof *k, by_key_then_row);
+	return k;
+oom:
+	for (size_t r = 0; r < t->nrows; r++)
+		free(k[r].key);
+	free(k);
+	return NULL;
+}
+
+static void keys_free(struct keyed *k, size_t n)
+{
+	for (size_t r = 0; k && r < n; r++)
+		free(k[r].key);
+	free(k);
+}
+
+static long find_key(const struct keyed *k, size_t n, const char *key)
+{
+	const struct keyed probe = { (char *)key, 0 };
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* the first entry >= key (rows of one key differ by #n, so it is unique) */
+		const size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(k[mid].key, probe.key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(k[lo].key, key) ? (long)k[lo].row : -1;
 }
 
 static int add(struct gp_table *o, const char *exp, const char *key, const char *col, const char *a,
@@ -145,14 +199,18 @@ static size_t compare_experiment(struct gp_table *o, const struct gp_experiment 
 				 const struct gp_table *b, size_t *flagged, size_t *floored)
 {
 	size_t n = 0;
+	struct keyed *ka = row_keys(e, a), *kb = row_keys(e, b);
+	const char **keyof = calloc(a->nrows ? a->nrows : 1, sizeof *keyof);
 
-	for (size_t r = 0; r < a->nrows; r++) {
-		char key[512], spread[32] = "";
+	for (size_t i = 0; ka && keyof && i < a->nrows; i++)
+		keyof[ka[i].row] = ka[i].key;
+	for (size_t r = 0; ka && kb && keyof && r < a->nrows; r++) { /* in A's row order */
+		const char *key = keyof[r];
+		char spread[32] = "";
 		double sa = NAN, sb = NAN, s = NAN;
 		long rb;
 
-		row_key(e, a, r, key, sizeof key);
-		if ((rb = find_row(e, b, key)) < 0)
+		if ((rb = find_key(kb, b->nrows, key)) < 0)
 			continue;
 		gp_table_get_double(a, r, "spread", &sa);
 		gp_table_get_double(b, (size_t)rb, "spread", &sb);
@@ -178,6 +236,9 @@ static size_t compare_experiment(struct gp_table *o, const struct gp_experiment 
 			n++;
 		}
 	}
+	free(keyof);
+	keys_free(ka, a->nrows);
+	keys_free(kb, b->nrows);
 	return n;
 }
 
