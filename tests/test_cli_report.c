@@ -325,7 +325,7 @@ static void test_installed_copy(void **state)
 /* The report after the redesign's reference run: it opens with a one-screen summary of the
  * profile's headline numbers (before any experiment's section), links each experiment's CSV
  * instead of pasting it, and stays within 120 KB (it was 646 KB with the CSVs pasted). */
-#define REFERENCE_RUN "results/h100-80gb-hbm3/20261124-062440"
+#define REFERENCE_RUN "results/h100-80gb-hbm3/20261124-100211"
 static void test_report_summary_and_size(void **state)
 {
 	char run[PATH_MAX], *md;
