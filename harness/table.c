@@ -474,9 +474,17 @@ int gp_table_check_numbers(const struct gp_table *t, const char *const *text_col
 
 		if (is_text_col(t->cols[c], text_cols))
 			continue;
-		for (r = 0; r < t->nrows && gp_parse_double(t->cells[r * t->ncols + c], &v); r++)
-			;
-		if (r == t->nrows) /* no number in it: a text column */
+		size_t nums = 0, cells = 0;
+		for (r = 0; r < t->nrows; r++) {
+			const char *s = t->cells[r * t->ncols + c] ? t->cells[r * t->ncols + c] : "";
+			if (!*s || !strncmp(s, "n/a", 3))
+				continue;
+			cells++;
+			nums += !gp_parse_double(s, &v);
+		}
+		/* a label column may hold a few number-like labels (a TMA box "256" beside "32x8"): a
+		 * column is numeric when at least half of its cells are numbers */
+		if (!nums || 2 * nums < cells)
 			continue;
 		for (r = 0; r < t->nrows; r++) {
 			const char *s = t->cells[r * t->ncols + c] ? t->cells[r * t->ncols + c] : "";

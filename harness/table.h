@@ -54,12 +54,12 @@ int gp_table_save(const struct gp_table *t, const char *path);
  * columns, unterminated quotes. On failure returns NULL with "line N: reason" in err. */
 struct gp_table *gp_table_parse(const char *text, size_t len, char *err, size_t errlen);
 struct gp_table *gp_table_load(const char *path, char *err, size_t errlen);
-/* Read-back validation of a result table's numbers: a column is numeric when one of its cells
- * is a finite number; then every cell of it must be empty, a finite number, "nan" (not measured)
- * the writer's "inf"/"-inf", or "n/a…" (a row the probe could not form). "abc", "1,5", "Infinity"
- * or a 400-digit number in a numeric column is an
- * error "line L, column C (name): …" in err, -1. Columns in text_cols (NULL-terminated) and the
- * harness's own text columns (status, conditions, throttle, reps_stop) are not checked. */
+/* Read-back validation of a result table's numbers: a column is numeric when at least half of
+ * its non-empty cells (n/a rows aside) are finite numbers; then every cell of it must be empty,
+ * a finite number, the writer's "nan"/"inf"/"-inf", or "n/a…" (a row the probe could not form).
+ * "abc", "1,5", "Infinity" or a 400-digit number in a numeric column is an error "line L, column
+ * C (name): …" in err, -1. Columns in text_cols (NULL-terminated) and the harness's own text
+ * columns (status, conditions, throttle, reps_stop) are not checked. */
 int gp_table_check_numbers(const struct gp_table *t, const char *const *text_cols, char *err, size_t errlen);
 
 #endif

@@ -469,6 +469,13 @@ static void test_check_numbers(void **state)
 			fail_msg("'%s': got '%s'", bad[i][1], err);
 		gp_table_free(t);
 	}
+	/* a label column with a few number-like labels (a TMA box "256" beside "32x8") is text */
+	{
+		static const char labels[] = "box,v\n256,1\n32x8,2\n32x8x2,3\n";
+		assert_non_null(t = gp_table_parse(labels, strlen(labels), err, sizeof err));
+		assert_int_equal(gp_table_check_numbers(t, NULL, err, sizeof err), 0);
+		gp_table_free(t);
+	}
 	/* 400 digits parse as a finite double but are no number our writer wrote */
 	strcpy(big, "a,v\nx,1\ny,");
 	memset(big + strlen(big), '7', 400);
