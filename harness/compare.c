@@ -82,6 +82,7 @@ static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_tab
 {
 	struct keyed *k = calloc(t->nrows ? t->nrows : 1, sizeof *k);
 	size_t nth = 0;
+	char *prev = NULL;
 
 	if (!k)
 		return NULL;
@@ -94,18 +95,22 @@ static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_tab
 	for (size_t i = 0; i < t->nrows; i++) {
 		char *full;
 		size_t len;
-		nth = i && !strcmp(k[i - 1].key, k[i].key) ? nth + 1 : 0;
+		/* k[i - 1] already holds its full key: compare the bases (prev) */
+		nth = prev && !strcmp(prev, k[i].key) ? nth + 1 : 0;
 		len = strlen(k[i].key) + 24;
 		if (!(full = malloc(len)))
 			goto oom;
 		snprintf(full, len, "%s%s#%zu", k[i].key, *k[i].key ? " " : "", nth);
-		free(k[i].key);
+		free(prev);
+		prev = k[i].key;
 		k[i].key = full;
 	}
+	free(prev);
 	/* "#10" sorts before "#2": sort again on the full key for bsearch */
 	qsort(k, t->nrows, sizeof *k, by_key_then_row);
 	return k;
 oom:
+	free(prev);
 	for (size_t r = 0; r < t->nrows; r++)
 		free(k[r].key);
 	free(k);

@@ -105,6 +105,30 @@ static void test_compare_ratios_and_spread(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Rows with equal parameters (several rows of one point, an SM x line map) pair in their order:
+ * the k-th of A with the k-th of B (every one was "#0" for a while, so all paired with the first). */
+static void test_compare_repeated_keys(void **state)
+{
+	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], b[256], cmd[300];
+	struct gp_table *t;
+	int st;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(a, sizeof a, "%s/a", root);
+	snprintf(b, sizeof b, "%s/b", root);
+	make_run(a, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
+	make_run(b, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
+	t = compare(a, b, &st);
+	assert_non_null(t);
+	assert_string_equal(find(t, "threads=1 #0", "cycles_per_ffma_min", "b"), "4");
+	assert_string_equal(find(t, "threads=1 #1", "cycles_per_ffma_min", "b"), "8");
+	assert_string_equal(find(t, "threads=1 #2", "cycles_per_ffma_min", "b"), "16");
+	assert_string_equal(find(t, "threads=1 #2", "cycles_per_ffma_min", "beyond_spread"), "no");
+	gp_table_free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The two committed default-suite runs (two H100 machines, two sessions, ladders of 33 and 45
  * SGEMM kernels): every experiment of both is matched, a stable number (FFMA latency, FFMA
  * rate) stays within its spread, and what only one run has (the 3xTF32 kernels) is left out. */
@@ -178,6 +202,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_ratios_and_spread),
+		cmocka_unit_test(test_compare_repeated_keys),
 		cmocka_unit_test(test_compare_refuses_non_runs),
 		cmocka_unit_test(test_compare_committed_runs),
 	};
