@@ -20,7 +20,11 @@ set title sprintf("H011: wgmma throughput, %% of the dense tensor rate at the me
 set xlabel "N (wgmma m64nNk)"
 set ylabel "% of the dense rate (sparse: 2x dense)"
 set logscale x 2
-set xrange [6:320]
+# The N the run measured, with room either side (a default run has N = 256 alone: the axis then
+# centres it instead of leaving it at the right edge of an empty 8..256 range).
+undefine STATS_*
+stats ARG1 using (isok(0) ? column("n") : NaN) nooutput
+set xrange [(exists("STATS_min") ? STATS_min : 8) / 1.5 : (exists("STATS_max") ? STATS_max : 256) * 1.5]
 set xtics (8, 16, 32, 64, 128, 256)
 set yrange [0:110]
 eval KEY_OUT
