@@ -109,6 +109,16 @@ static void summary_md(FILE *md, const struct l2m_sum *u)
 	gp_md_end(md);
 }
 
+
+/* The GPU a published lat_l2_map value is for (configs/reference.csv's gpu column), or "–". */
+static const char *ref_gpu(const struct gp_table *ref, const char *key)
+{
+	const char *gpu = NULL;
+
+	gp_reference(ref, "lat_l2_map", key, &gpu, NULL);
+	return gpu && *gpu ? gpu : "–";
+}
+
 static void l2map_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	struct l2m_sum u;
@@ -122,11 +132,11 @@ static void l2map_report(FILE *md, const struct gp_table *t, const struct gp_tab
 		    "count as L2 sides with >= 2 SMs each, >= %.0f %% of the SMs together and a pair part >= %.0f x "
 		    "the noise. A group's near lines are those its SMs see faster than the average SM. A bimodal "
 		    "split of an SM's lines needs the evidence of a cache level (gap >= %.0f x noise, step >= %.0f "
-		    "standard errors, ratio >= %.2f). Published (H100 class): near %s, far %s cycles (lat_mem sees "
-		    "the far level by footprint); L2 hit by SM on an L40: %s cycles.\n\n",
+		    "standard errors, ratio >= %.2f). Published (%s): near %s, far %s cycles (lat_mem sees "
+		    "the far level by footprint); L2 hit by SM (%s): %s cycles.\n\n",
 		L2MAP_CORR, 100 * L2MAP_COVER, GP_CP_MIN_NOISE, GP_CP_MIN_NOISE, GP_CP_MIN_T, GP_CP_MIN_STEP,
-		gp_ref_or_dash(ref, "lat_l2_map", "published_l2_near_cycles"),
-		gp_ref_or_dash(ref, "lat_l2_map", "published_l2_far_cycles"),
+		ref_gpu(ref, "published_l2_near_cycles"), gp_ref_or_dash(ref, "lat_l2_map", "published_l2_near_cycles"),
+		gp_ref_or_dash(ref, "lat_l2_map", "published_l2_far_cycles"), ref_gpu(ref, "published_sm_spread_cycles"),
 		gp_ref_or_dash(ref, "lat_l2_map", "published_sm_spread_cycles"));
 	if (!l2m_analyse(t, &u)) {
 		fprintf(md, "No cell was measured.\n\n");

@@ -84,11 +84,11 @@ static void lat_mma_report(FILE *md, const struct gp_table *t, const struct gp_t
 	static const char *const cols[] = { "sass", "flops_per_mma", "cycles_per_mma", "latency_ns", "flops_per_clk_one_warp" };
 
 	fprintf(md, "Dependent mma.sync chain D = A*B + D of one warp (%d mma per loop trip, clock64, timer overhead "
-		    "subtracted; every D element checked against the host's exact sum). Luo et al.: their H800 "
-		    "number where the paper has one.\n\n",
+		    "subtracted; every D element checked against the host's exact sum). Luo et al.: their GPU's "
+		    "number (configs/reference.csv) where the paper has one.\n\n",
 		MMA_TRIP_STEPS);
 	gp_md_header(md, "variant", "SASS", "FLOP/mma", "latency (cycles)", "ns", "FLOP/clk, one warp",
-		     "Luo et al. H800 (cycles)", "status");
+		     "Luo et al. (cycles)", "status");
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *v = gp_table_get(t, r, "variant");
 		const struct mma_cells c = { cols, GP_ARRAY_SIZE(cols), { mma_ref(ref, "lat_mma", v, "luo_latency") }, 1 };
@@ -142,10 +142,10 @@ static void tput_mma_report(FILE *md, const struct gp_table *t, const struct gp_
 		    "the warps-per-SM sweep per form: FLOP (2 M N K per mma, K the logical K for the sparse forms, "
 		    "as NVIDIA counts them) over the grid's own cycle window, TFLOP/s at the measured clock, and "
 		    "the share of the type's tensor peak per clock (sparse: twice the dense one). Datasheet: the "
-		    "vendor's TFLOP/s at boost clock (its card, not this one); Luo et al.: their H800 number.\n\n",
+		    "vendor's TFLOP/s at boost clock (its card, not this one); Luo et al.: their GPU's number.\n\n",
 		MMA_CHAINS);
 	gp_md_header(md, "variant", "SASS", "warps/SM", "FLOP/clk/SM", "TFLOP/s", "peak FLOP/clk/SM", "% of peak",
-		     "datasheet TFLOP/s", "Luo et al. H800 TFLOP/s", "status");
+		     "datasheet TFLOP/s", "Luo et al. TFLOP/s", "status");
 	for (size_t i = 0; i < gp_nmmas; i++)
 		tput_mma_row(md, t, ref, &gp_mmas[i]);
 	fputc('\n', md);

@@ -112,14 +112,15 @@ static void tput_wgmma_derive(struct gp_profile *prof, const struct gp_table *t)
 /* NVIDIA's dense peak per type (whitepaper) and, for the N = 256 rows, Luo et al.'s H800. */
 static void tput_wgmma_peaks(FILE *md, const struct gp_table *ref)
 {
-	gp_md_header(md, "type", "dense peak, H100 SXM (TFLOP/s)", "source");
+	gp_md_header(md, "type", "published dense peak (TFLOP/s)", "GPU", "source");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(wg_type_names); i++) {
 		char key[64];
-		const char *src = NULL, *v;
+		const char *src = NULL, *gpu = NULL, *v;
 		snprintf(key, sizeof key, "h100_sxm_dense_%s_tflops", wg_type_names[i]);
-		v = gp_reference(ref, "tput_wgmma", key, NULL, &src);
+		v = gp_reference(ref, "tput_wgmma", key, &gpu, &src);
 		gp_md_str(md, wg_type_names[i]);
 		gp_md_str(md, v);
+		gp_md_str(md, gpu); /* the GPU the published figure is for: configs/reference.csv */
 		gp_md_str(md, src);
 		gp_md_end(md);
 	}
@@ -157,7 +158,7 @@ static void tput_wgmma_report(FILE *md, const struct gp_table *t, const struct g
 		    "shared-memory bound is what reading each instruction's operands from shared memory (B, "
 		    "and A for `ss`) at %d bytes per clock allows; %% of "
 		    "dense is against the type's dense tensor rate per SM per clock (sparse: twice it). Integer "
-		    "(s8) rows count operations. Published: Luo et al.'s H800 PCIe (114 SMs) N = 256 rate, where "
+		    "(s8) rows count operations. Published: Luo et al.'s N = 256 rate on their GPU, where "
 		    "configs/reference.csv has one.\n\n",
 		WGMMA_TPUT_BATCH, WGMMA_SMEM_BYTES_PER_CLK);
 	tput_wgmma_goal(md, t);
