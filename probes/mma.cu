@@ -1,7 +1,8 @@
 /* mma.cu — warp-level mma.sync kernels (H001 lat_mma / H002 tput_mma), generated from
  * probes/mma.list: lat_<v> runs one warp's dependent chain D = A*B + D, MMA_TRIP_STEPS per loop
  * trip, clock64 around the loop; tput_<v> runs MMA_CHAINS independent chains per warp on every
- * SM, the grid's cycles and ns from the clock sample. Operands come from memory (opnd: the +1
+ * SM, the grid's cycles and ns from the clock sample. A trip is one asm statement (as in the
+ * other probes): one statement per mma cost cicc about a second per kernel, 26 s a target. Operands come from memory (opnd: the +1
  * word, the -1 word, the sparse metadata) and are loop-invariant: ptxas hoists whatever it
  * emits to prepare them (FP8 -> f16 conversion on sm_90), so the loop holds the tensor op alone.
  * Forms newer than a target sm, or emulated there (mma.list's emu), compile to empty kernels
@@ -12,8 +13,10 @@
 static_assert(MMA_TRIP_STEPS == 64 && MMA_TRIP_NET == 2 && MMA_CHAINS == 4,
 	      "MMA_TRIP below is 31 (+,-) pairs and two +; the tput kernels run four chains");
 
-/* Operand numbering of every step: D %0..%3, A %4..%11, B+ %12..%15, B- %16..%19, metadata %20
- * (unused slots are passed but never named, so they cost nothing). */
+/* Operand numbering. lat_ (one chain): D %0..%3, A %4..%11, B+ %12..%15, B- %16..%19, metadata
+ * %20. tput_ (MMA_CHAINS = 4 chains in one statement): chain c's D %4c..%4c+3, A %16..%23,
+ * B+ %24..%27, B- %28..%31, metadata %32. Unused slots are passed but never named, so they cost
+ * nothing. */
 #define DL_2 "{%0,%1}"
 #define DL_4 "{%0,%1,%2,%3}"
 #define AL_1 "{%4}"
@@ -28,7 +31,32 @@ static_assert(MMA_TRIP_STEPS == 64 && MMA_TRIP_NET == 2 && MMA_CHAINS == 4,
 #define BM_4 "{%16,%17,%18,%19}"
 #define SP_DENSE ""
 #define SP_SPARSE ", %20, 0"
-#define MMA_TEXT(ptx, nd, na, B, sp) ptx " " DL_##nd ", " AL_##na ", " B ", " DL_##nd SP_##sp ";"
+#define MMA_TEXT(ptx, nd, na, B, sp) ptx " " DL_##nd ", " AL_##na ", " B ", " DL_##nd SP_##sp ";\n\t"
+#define TD0_2 "{%0,%1}"
+#define TD0_4 "{%0,%1,%2,%3}"
+#define TD1_2 "{%4,%5}"
+#define TD1_4 "{%4,%5,%6,%7}"
+#define TD2_2 "{%8,%9}"
+#define TD2_4 "{%8,%9,%10,%11}"
+#define TD3_2 "{%12,%13}"
+#define TD3_4 "{%12,%13,%14,%15}"
+#define TA_1 "{%16}"
+#define TA_2 "{%16,%17}"
+#define TA_4 "{%16,%17,%18,%19}"
+#define TA_8 "{%16,%17,%18,%19,%20,%21,%22,%23}"
+#define TBP_1 "{%24}"
+#define TBP_2 "{%24,%25}"
+#define TBP_4 "{%24,%25,%26,%27}"
+#define TBM_1 "{%28}"
+#define TBM_2 "{%28,%29}"
+#define TBM_4 "{%28,%29,%30,%31}"
+#define TSP_DENSE ""
+#define TSP_SPARSE ", %32, 0"
+#define TEXT_CHAIN(ptx, nd, na, B, sp, c) ptx " " TD##c##_##nd ", " TA_##na ", " B ", " TD##c##_##nd TSP_##sp ";\n\t"
+/* One step of the MMA_CHAINS chains, interleaved. */
+#define MMA_TEXT4(ptx, nd, na, B, sp)                                                              \
+	TEXT_CHAIN(ptx, nd, na, B, sp, 0) TEXT_CHAIN(ptx, nd, na, B, sp, 1)                         \
+	TEXT_CHAIN(ptx, nd, na, B, sp, 2) TEXT_CHAIN(ptx, nd, na, B, sp, 3)
 
 /* Register types and constraints of the classes. */
 #define DT_F16 unsigned
@@ -56,16 +84,13 @@ static_assert(MMA_TRIP_STEPS == 64 && MMA_TRIP_NET == 2 && MMA_CHAINS == 4,
 #define AC_E4M3 "r"
 #define AC_E5M2 "r"
 
-/* One mma on accumulator d (4 registers) with the text t (B+ or B-). */
-#define MMA_STEP(t, DC, AC, d)                                                                     \
-	asm volatile(t : "+" DC(d[0]), "+" DC(d[1]), "+" DC(d[2]), "+" DC(d[3])                    \
-		     : AC(a[0]), AC(a[1]), AC(a[2]), AC(a[3]), AC(a[4]), AC(a[5]), AC(a[6]), AC(a[7]), \
-		       AC(bp[0]), AC(bp[1]), AC(bp[2]), AC(bp[3]), AC(bm[0]), AC(bm[1]), AC(bm[2]),  \
-		       AC(bm[3]), "r"(e))
-
 /* A trip: 31 (+, -) pairs, then + + (net +2, never above its end value on the way). */
 #define MMA_PAIRS31(x) GP_REP16(x) GP_REP8(x) GP_REP4(x) GP_REP2(x) x
 #define MMA_TRIP(P, M) MMA_PAIRS31(P M) P P
+#define MMA_INPUTS_OF(AC)                                                                          \
+	AC(a[0]), AC(a[1]), AC(a[2]), AC(a[3]), AC(a[4]), AC(a[5]), AC(a[6]), AC(a[7]), AC(bp[0]),   \
+		AC(bp[1]), AC(bp[2]), AC(bp[3]), AC(bm[0]), AC(bm[1]), AC(bm[2]), AC(bm[3]), "r"(e)
+#define MMA_D4(DC, d) "+" DC(d[0]), "+" DC(d[1]), "+" DC(d[2]), "+" DC(d[3])
 
 /* Register bits to result words (an f64 is two, low first); a chain's D is MMA_WORDS words. */
 #define MMA_WORDS(DT, nd) ((unsigned)(nd * sizeof(DT) / 4))
@@ -142,9 +167,8 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		o0 = gp_clock();                                                                   \
 		o1 = gp_clock();                                                                   \
 		t0 = gp_clock();                                                                   \
-		_Pragma("unroll 1") for (int i = 0; i < iters; i++) {                              \
-			MMA_TRIP(MMA_STEP(TP, DC, AC, d);, MMA_STEP(TM, DC, AC, d);)               \
-		}                                                                                  \
+		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
+			asm volatile(MMA_TRIP(TP, TM) : MMA_D4(DC, d) : MMA_INPUTS_OF(AC));        \
 		t1 = gp_clock();                                                                   \
 		gp_clock_end_grid(cs);                                                             \
 		cyc[2 * tid] = t1 - t0;                                                            \
@@ -153,11 +177,6 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 	}
 
 /* MMA_CHAINS chains per warp, interleaved step by step; the grid's window in cs. */
-#define TPUT_ALL(T, DC, AC)                                                                        \
-	MMA_STEP(T, DC, AC, d[0]);                                                                 \
-	MMA_STEP(T, DC, AC, d[1]);                                                                 \
-	MMA_STEP(T, DC, AC, d[2]);                                                                 \
-	MMA_STEP(T, DC, AC, d[3]);
 #define TPUT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu)                                          \
 	extern "C" __global__ void tput_##name(unsigned *out, const unsigned long long *opnd,      \
 					       int iters, gp_clock_sample *cs)                      \
@@ -166,9 +185,11 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                        \
 		DT d[MMA_CHAINS][4] = {};                                                          \
 		MMA_BEGIN(AT)                                                                      \
-		_Pragma("unroll 1") for (int i = 0; i < iters; i++) {                              \
-			MMA_TRIP(TPUT_ALL(TP, DC, AC), TPUT_ALL(TM, DC, AC))                       \
-		}                                                                                  \
+		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
+			asm volatile(MMA_TRIP(TP, TM)                                              \
+				     : MMA_D4(DC, d[0]), MMA_D4(DC, d[1]), MMA_D4(DC, d[2]),       \
+				       MMA_D4(DC, d[3])                                            \
+				     : MMA_INPUTS_OF(AC));                                         \
 		gp_clock_end_grid(cs);                                                             \
 		for (int c = 0; c < MMA_CHAINS; c++)                                               \
 			mma_store(out + ((size_t)tid * MMA_CHAINS + c) * MMA_WORDS(DT, nd), d[c], nd);)) \
@@ -177,7 +198,7 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 #define MMA(name, ptx, m, n, k, in, acc, na, nb, nd, sp, cc, emu, sass)                           \
 	LAT_KERNEL(name, MMA_TEXT(ptx, nd, na, BP_##nb, sp), MMA_TEXT(ptx, nd, na, BM_##nb, sp),   \
 		   DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu)                               \
-	TPUT_KERNEL(name, MMA_TEXT(ptx, nd, na, BP_##nb, sp), MMA_TEXT(ptx, nd, na, BM_##nb, sp),  \
+	TPUT_KERNEL(name, MMA_TEXT4(ptx, nd, na, TBP_##nb, sp), MMA_TEXT4(ptx, nd, na, TBM_##nb, sp), \
 		    DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu)
 #include "mma.list"
 #undef MMA

@@ -71,7 +71,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		unsigned x = START(l, 0u);                                                         \
 		unsigned long long o0, o1, t0, t1;                                                 \
 		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
-		for (int i = 0; i < iters; i++)                                                    \
+		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
 			asm volatile("{\n\t" PRE1_##frame GP_REP256(STEP1(sh, op)) POST1_##frame "}" \
 				     : "+r"(x) : "r"(src) : "memory");                             \
 		t1 = gp_clock();                                                                   \
@@ -92,7 +92,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 			cs->ns0 = gp_ns();                                                         \
 			cs->clk0 = gp_clock();                                                     \
 		}                                                                                  \
-		for (int i = 0; i < iters; i++)                                                    \
+		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
 			asm volatile("{\n\t" PRE8_##frame GP_REP32(STEP8(sh, op)) POST8_##frame "}" \
 				     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), \
 				       "+r"(x6), "+r"(x7)                                          \
