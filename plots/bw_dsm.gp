@@ -13,7 +13,8 @@ set title sprintf("H042: distributed shared memory bandwidth, %.0f-bit accesses,
 set xlabel "blocks per cluster"
 set ylabel "bytes per clock per SM"
 set logscale x 2
-set xrange [0.7:22]
+stats ARG1 using (isok(0) ? column("cluster") : NaN) nooutput
+set xrange [(exists("STATS_min") ? STATS_min : 2) / 1.4 : (exists("STATS_max") ? STATS_max : 16) * 1.4]
 set yrange [0:140]
 PATS = "local self pair ring all_to_one"
 sel(o, p) = (strcol("op") eq o && strcol("pattern") eq p && column("width_bits") == WMAX && column("threads") == TMAX && isok(0)) ? column("bytes_per_clk_per_sm") : NaN

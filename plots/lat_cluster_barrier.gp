@@ -11,7 +11,8 @@ set title sprintf("H041: cluster barrier against cluster size, %.0f threads/bloc
 set xlabel "blocks per cluster"
 set ylabel "cycles per barrier"
 set logscale x 2
-set xrange [0.7:22]
+stats ARG1 using (isok(0) ? column("cluster") : NaN) nooutput
+set xrange [(exists("STATS_min") ? STATS_min : 2) / 1.4 : (exists("STATS_max") ? STATS_max : 16) * 1.4]
 set yrange [0:*]
 sel(k) = (strcol("kind") eq k && column("threads") == TMIN && isok(0)) ? column("cycles_per_barrier") : NaN
 plot for [i = 1:3] ARG1 using "cluster":(sel(word("sync relaxed cta", i))) with linespoints lt i title word("sync relaxed cta", i)

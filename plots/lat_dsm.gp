@@ -9,7 +9,8 @@ set title "H040: distributed shared memory latency against cluster size (Luo et 
 set xlabel "blocks per cluster"
 set ylabel "cycles per dependent load"
 set logscale x 2
-set xrange [0.7:22]
+stats ARG1 using (isok(0) ? column("cluster") : NaN) nooutput
+set xrange [(exists("STATS_min") ? STATS_min : 2) / 1.4 : (exists("STATS_max") ? STATS_max : 16) * 1.4]
 set yrange [0:*]
 sel(w) = (strcol("what") eq w && isok(0)) ? column("cycles_per_load") : NaN
 plot for [i = 1:3] ARG1 using "cluster":(sel(word("local local_cluster remote", i))) \

@@ -20,5 +20,6 @@ ty(i) = word(TYPES, i / 4 + 1)
 src(i) = i % 2 ? "rs" : "ss"
 sp(i) = (i / 2) % 2
 sel(i) = isok(0) && strcol("type") eq ty(i) && strcol("a_src") eq src(i) && column("sparse") == sp(i)
-plot for [i = 0:23] ARG1 using (sel(i) ? column("n") : NaN):"cycles" with linespoints lt (i % 20) + 1 \
+# Equal curves (f16 and bf16 measure alike) stay visible: each type has its own point type and size.
+plot for [i = 0:23] ARG1 using (sel(i) ? column("n") : NaN):"cycles" with linespoints lt (i % 20) + 1 pt (i / 4) * 2 + 6 ps (1.6 - 0.2 * (i / 4)) \
 	title sprintf("%s %s%s", ty(i), src(i), sp(i) ? " sparse" : "")

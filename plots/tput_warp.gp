@@ -15,7 +15,6 @@ set style fill solid 0.6 border -1
 set boxwidth 0.6
 set key top left nobox
 stats ARG1 using (isok(0) ? column("ceiling_ops_per_clk_per_sm") : NaN) nooutput
-if (exists("STATS_max")) { set arrow from graph 0, first STATS_max to graph 1, first STATS_max nohead dt 3 lc rgb "#888888" }
-set yrange [0:*]
+if (exists("STATS_max")) { set arrow from graph 0, first STATS_max to graph 1, first STATS_max nohead dt 3 lc rgb "#888888"; set yrange [0:STATS_max * 1.3] } else { set yrange [0:*] }
 plot n = 0, ARG1 using (n = n + 1, isok(0) ? n : NaN):"ops_per_clk_per_sm" with boxes lt 1 title "measured", \
      NaN with lines dt 3 lc rgb "#888888" title "issue limit (4 warp-instructions a clock)"

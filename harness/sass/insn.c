@@ -1,7 +1,9 @@
 /* insn.c — field codec for 128-bit Volta-family instruction words.
  *
- * The field map is REFERENCE.md §4; tests/test_sass.c checks it against nvcc output (an FFMA
- * chain's Rd/Ra, control fields in their legal ranges, EXIT at the offsets nvcc records).
+ * The field map follows Jia et al. 2018 and the public assemblers CuAssembler and turingas (bits
+ * 0-11 opcode, 16-23 Rd, 24-31 Ra, 32-39 Rb, 64-71 Rc, 105-125 the control fields);
+ * tests/test_sass.c checks it against nvcc output (an FFMA chain's Rd/Ra, control fields in their
+ * legal ranges, EXIT at the offsets nvcc records).
  * The opcode field (bits 0-11) holds the operation in its low 9 bits and the operand kinds in
  * bits 9-11: for FFMA 0x223 is R,R,R,R, 0x823 an immediate Rb, 0x423 an immediate Rc; an
  * opcode value alone therefore names a form, not just an operation. In both immediate forms the
