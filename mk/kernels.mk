@@ -2,19 +2,27 @@
 #
 # Which sms: SM, by default the compute capabilities of this machine's GPUs (scripts/detect-sm.sh:
 # nvidia-smi or nvcc's __nvcc_device_query, no GPU library needed), else every supported one
-# (SM_ALL); SM=all always builds every one (CI does). PTX_SM, the newest, also gets PTX for GPUs
-# newer than any sm built.
+# (SM_ALL); SM=all always builds every one (CI does).
 #
-# How: each .cu is compiled once per sm into a cubin (nvcc -cubin), and once into PTX for PTX_SM
-# (the cubin of PTX_SM is assembled from that PTX, not compiled again); fatbinary combines them
-# into the fatbin the binary embeds, the same bytes nvcc -fatbin writes (make check-fatbin proves
-# it). Each (source, sm) is its own make job, so -j spreads a large .cu over the cores, and the
-# per-sm cubins serve wherever one sm's machine code is wanted (the SGEMM ladder the planner
-# reads, the SASS templates): nothing is compiled twice for one sm.
+# How: each .cu is compiled by cicc into PTX once per PTX level, and every sm's cubin is assembled
+# by ptxas from its level's PTX (native code for that sm: ptxas schedules and allocates for it).
+# The levels are the first sm of each feature family: compute_75 (Turing), compute_80 (Ampere
+# and Ada: sm_80, sm_86, sm_89), compute_90 (Hopper). cicc is most of nvcc's time, so this is
+# what makes building every sm affordable; it is the same split as nvcc's
+# `-gencode arch=compute_80,code=sm_86`. A source that tests __CUDA_ARCH__ against an sm of its
+# own (probes/mma.cu: 890, the FP8 mma forms) gets that sm's PTX for it: make finds such guards
+# in the .cu itself (a header may not hold one: checked below). The newest level's PTX is also
+# embedded for GPUs newer than any sm built. fatbinary combines the cubins and the PTX into the
+# fatbin the binary embeds, the same bytes nvcc -fatbin writes for the same -gencode list (make
+# check-fatbin proves it). Each (source, level) and (source, sm) is its own make job, so -j
+# spreads a large .cu over the cores, and the per-sm cubins serve wherever one sm's machine code
+# is wanted (the SGEMM ladder the planner reads, the SASS templates): nothing is compiled twice.
 #
-# Every sm is compiled from its own PTX: cicc's output depends on the target even for the same
-# source (bench/sgemm.cu's PTX for compute_80 and compute_86 differ in instruction order and
-# registers), so sharing one PTX over several sms would change the kernels measured.
+# cicc's output depends on the target even for the same source (bench/sgemm.cu's PTX for
+# compute_80 and compute_86 differ in instruction order and registers): the sm_86 and sm_89
+# kernels are the compute_80 PTX's, as nvcc builds them for that -gencode, not the compute_86
+# PTX's. The sms measured so far (sm_90: H100, H200) are their own level, so nothing measured
+# changed with this split.
 
 SM_ALL := 75 80 86 89 90
 ifeq ($(origin SM),undefined)
@@ -26,6 +34,9 @@ endif
 # Sub-makes (fuzz, asan) inherit the choice instead of detecting again.
 export SM
 PTX_SM ?= $(lastword $(shell printf '%s\n' $(SM) | sort -n))
+# The PTX level of each sm (the first sm of its family), and of the embedded PTX.
+ptx_level = $(if $(filter 75,$(1)),75,$(if $(filter 80 86 87 88 89,$(1)),80,$(1)))
+PTX_LEVEL := $(call ptx_level,$(PTX_SM))
 
 NVCCFLAGS ?= -O3 -lineinfo -std=c++17
 NVCCFLAGS += -Iprobes -Ibench -Iharness --threads 0
@@ -48,34 +59,52 @@ TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 SM_STAMP := $(BUILD)/gen/sm.list
 $(SM_STAMP): FORCE
 	@mkdir -p $(@D)
-	@echo '$(SM) ptx $(PTX_SM)' > $@.$$$$; cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
+	@echo '$(SM) ptx $(PTX_LEVEL) levels $(foreach s,$(SM),$(s):$(call ptx_level,$(s)))' > $@.$$$$; \
+		cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
 
-# .cu -> one sm's cubin (preprocessor, cicc, ptxas); for PTX_SM, .cu -> PTX -> cubin.
-define CUBIN_RULE
-$(BUILD)/kernels/%.sm_$(1).cubin: %.cu
+# .cu -> PTX of one level (preprocessor, cicc).
+define PTX_RULE
+$(BUILD)/kernels/%.compute_$(1).ptx: %.cu
 	@mkdir -p $$(@D)
-	@echo "  NVCC    $$< [sm_$(1)]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -MD -MP -MF $$@.d -o $$@ $$<
+	@echo "  NVCC    $$< [compute_$(1)]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) -MD -MP -MF $$@.d -o $$@ $$<
 endef
-$(foreach s,$(filter-out $(PTX_SM),$(SM)),$(eval $(call CUBIN_RULE,$(s))))
+# PTX of its level -> one sm's cubin (ptxas).
+define CUBIN_RULE
+$(BUILD)/kernels/%.sm_$(1).cubin: $(BUILD)/kernels/%.compute_$(2).ptx
+	@echo "  PTXAS   $$* [sm_$(1) from compute_$(2)]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -o $$@ $$<
+endef
+# A source whose guards name sm s itself (__CUDA_ARCH__ compared with s0) has a level of its own.
+own_level = $(shell grep -lE '__CUDA_ARCH__ *[<>=!]+ *$(1)0\b' $(filter-out $(CU_90A_SRC),$(CU_SRC)) $(TEMPLATE_SRC))
+define OWN_RULE
+$(BUILD)/kernels/$(2:%.cu=%).sm_$(1).cubin: $(BUILD)/kernels/$(2:%.cu=%).compute_$(1).ptx
+	@echo "  PTXAS   $(2:%.cu=%) [sm_$(1), its own level]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -o $$@ $$<
+endef
+PTX_LEVELS := $(sort $(foreach s,$(SM),$(call ptx_level,$(s))))
+$(foreach l,$(PTX_LEVELS),$(eval $(call PTX_RULE,$(l))))
+$(foreach s,$(SM),$(eval $(call CUBIN_RULE,$(s),$(call ptx_level,$(s)))))
+$(foreach s,$(SM),$(if $(filter-out $(s),$(call ptx_level,$(s))),$(foreach f,$(call own_level,$(s)),\
+	$(eval $(call PTX_RULE,$(s)))$(eval $(call OWN_RULE,$(s),$(f))))))
+# A guard on a minor sm inside a header would be invisible to the rule above.
+ifneq ($(shell grep -lE '__CUDA_ARCH__ *[<>=!]+ *(86|87|88|89)0\b' harness/*.cuh probes/*.cuh bench/*.cuh harness/*.h probes/*.h bench/*.h 2>/dev/null),)
+  $(error kernels.mk: a header compares __CUDA_ARCH__ with a minor sm (86x..89x): move the guard into the .cu so the build gives that source its own PTX level)
+endif
 
-$(BUILD)/kernels/%.compute_$(PTX_SM).ptx: %.cu
-	@mkdir -p $(@D)
-	@echo "  NVCC    $< [compute_$(PTX_SM)]"
-	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -arch=compute_$(PTX_SM) -MD -MP -MF $@.d -o $@ $<
-
-$(BUILD)/kernels/%.sm_$(PTX_SM).cubin: $(BUILD)/kernels/%.compute_$(PTX_SM).ptx
-	@echo "  PTXAS   $* [sm_$(PTX_SM)]"
-	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -arch=sm_$(PTX_SM) -o $@ $<
-
-# One fatbin per .cu: the cubin of every sm in SM plus PTX for PTX_SM, in nvcc's own order.
+# One fatbin per .cu: the cubin of every sm in SM plus the newest level's PTX, in nvcc's order
+# (level by level; in a level its PTX if embedded, then its sms' cubins in reverse).
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+sms_of_level = $(foreach s,$(SM),$(if $(filter $(1),$(call ptx_level,$(s))),$(s)))
+FATBIN_ORDER := $(foreach l,$(PTX_LEVELS),$(if $(filter $(l),$(PTX_LEVEL)),ptx:$(l)) \
+	$(foreach s,$(call reverse,$(call sms_of_level,$(l))),elf:$(s)))
+comma := ,
+image_arg = $(if $(filter ptx:%,$(1)),"--image3=kind=ptx$(comma)sm=$(PTX_LEVEL)$(comma)file=$(BUILD)/kernels/$(2).compute_$(PTX_LEVEL).ptx",$\
+	"--image3=kind=elf$(comma)sm=$(patsubst elf:%,%,$(1))$(comma)file=$(BUILD)/kernels/$(2).sm_$(patsubst elf:%,%,$(1)).cubin")
 $(BUILD)/kernels/%.fatbin: $(foreach s,$(SM),$(BUILD)/kernels/%.sm_$(s).cubin) \
-		$(BUILD)/kernels/%.compute_$(PTX_SM).ptx $(SM_STAMP)
+		$(BUILD)/kernels/%.compute_$(PTX_LEVEL).ptx $(SM_STAMP)
 	@echo "  FATBIN  $* [sm $(SM)]"
-	$(Q)$(FATBINARY) --create=$@ $(FATBIN_FLAGS) --ident=$*.cu \
-		$(foreach s,$(filter-out $(PTX_SM),$(SM)),"--image3=kind=elf,sm=$(s),file=$(BUILD)/kernels/$*.sm_$(s).cubin") \
-		"--image3=kind=ptx,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.compute_$(PTX_SM).ptx" \
-		"--image3=kind=elf,sm=$(PTX_SM),file=$(BUILD)/kernels/$*.sm_$(PTX_SM).cubin"
+	$(Q)$(FATBINARY) --create=$@ $(FATBIN_FLAGS) --ident=$*.cu $(foreach i,$(FATBIN_ORDER),$(call image_arg,$(i),$*))
 
 # sm_90a sources: one cubin and a fatbin of it alone (the shorter stem makes make prefer these rules).
 $(BUILD)/kernels/%_90a.sm_90a.cubin: %_90a.cu
@@ -141,7 +170,7 @@ kernels: $(KERNELS)
 CHECK_DIR := $(BUILD)/check
 check-fatbin: $(BUILD)/kernels/harness/clock.fatbin
 	@mkdir -p $(CHECK_DIR)
-	$(Q)$(NVCC) $(NVCCFLAGS) $(foreach s,$(SM),-gencode arch=compute_$(s),code=sm_$(s)) \
-		-gencode arch=compute_$(PTX_SM),code=compute_$(PTX_SM) \
+	$(Q)$(NVCC) $(NVCCFLAGS) $(foreach s,$(SM),-gencode arch=compute_$(call ptx_level,$(s)),code=sm_$(s)) \
+		-gencode arch=compute_$(PTX_LEVEL),code=compute_$(PTX_LEVEL) \
 		-fatbin -o $(CHECK_DIR)/clock.nvcc.fatbin harness/clock.cu
 	$(Q)cmp $< $(CHECK_DIR)/clock.nvcc.fatbin && echo "  CHECK   fatbinary output equals nvcc -fatbin's (harness/clock.cu, sm $(SM))"

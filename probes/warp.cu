@@ -2,7 +2,8 @@
  * barrier kernels of lat_barrier.
  *
  * lat_warp_<op>: one warp, one dependent chain per lane (each step's result is its next input),
- * 256 steps a trip in one asm statement, clock64 per lane around it. tput_warp_<op>: 8 independent
+ * 256 steps a trip in one asm statement (the trip loop is `unroll 1`: cicc would copy the trip
+ * four times, which quintuples ptxas's work on sm_75..89), clock64 per lane around it. tput_warp_<op>: 8 independent
  * chains per thread, 32 steps each a trip, every SM full. Every lane's last value goes to the host,
  * which replays the warp. lat_bar_sync / lat_mbarrier: one block; thread 0's clock64 around
  * 32 x iters barriers (bar.sync 0, or mbarrier.arrive + a wait on the phase's parity by every
