@@ -2,8 +2,8 @@
  * barrier kernels of lat_barrier.
  *
  * lat_warp_<op>: one warp, one dependent chain per lane (each step's result is its next input),
- * 256 steps a trip in one asm statement (the trip loop is `unroll 1`: cicc would copy the trip
- * four times, which quintuples ptxas's work on sm_75..89), clock64 per lane around it. tput_warp_<op>: 8 independent
+ * 256 steps a trip in one asm statement (LOOP_ below: how the trip loop unrolls), clock64 per
+ * lane around it. tput_warp_<op>: 8 independent
  * chains per thread, 32 steps each a trip, every SM full. Every lane's last value goes to the host,
  * which replays the warp. lat_bar_sync / lat_mbarrier: one block; thread 0's clock64 around
  * 32 x iters barriers (bar.sync 0, or mbarrier.arrive + a wait on the phase's parity by every
@@ -30,6 +30,19 @@ static_assert(WARP_LAT_UNROLL == 256 && WARP_TPUT_STEPS == 32 && WARP_TPUT_ILP =
 #else
 #define SH_RDX(op, X, L, Q, P) "mov.b32 " X ", " X ";\n\t"
 #endif
+
+/* The trip loop: `unroll 1` (cicc's default copies each trip four times, quintupling ptxas's work
+ * on sm_75..89) where a trip's own cost hides under its steps; cicc's default where it does not:
+ * the predicate chains' conversions at each trip's ends (VP) and the one-cycle bar.warp.sync
+ * (BAR), whose tput/lat moved 2-5 % on an H100 with one trip a loop pass. */
+#define LOOP_IDX _Pragma("unroll 1")
+#define LOOP_UP _Pragma("unroll 1")
+#define LOOP_DN _Pragma("unroll 1")
+#define LOOP_XM _Pragma("unroll 1")
+#define LOOP_BALLOT _Pragma("unroll 1")
+#define LOOP_RDX _Pragma("unroll 1")
+#define LOOP_VP
+#define LOOP_BAR
 
 #define E8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 /* One latency step (%0 the chain, %1 the source lane); eight throughput steps (chain k on %k,
@@ -72,7 +85,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		unsigned x = START(l, 0u);                                                         \
 		unsigned long long o0, o1, t0, t1;                                                 \
 		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
-		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
+		LOOP_##sh for (int i = 0; i < iters; i++)                                         \
 			asm volatile("{\n\t" PRE1_##frame GP_REP256(STEP1(sh, op)) POST1_##frame "}" \
 				     : "+r"(x) : "r"(src) : "memory");                             \
 		t1 = gp_clock();                                                                   \
@@ -93,7 +106,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 			cs->ns0 = gp_ns();                                                         \
 			cs->clk0 = gp_clock();                                                     \
 		}                                                                                  \
-		_Pragma("unroll 1") for (int i = 0; i < iters; i++)                                \
+		LOOP_##sh for (int i = 0; i < iters; i++)                                         \
 			asm volatile("{\n\t" PRE8_##frame GP_REP32(STEP8(sh, op)) POST8_##frame "}" \
 				     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), \
 				       "+r"(x6), "+r"(x7)                                          \
