@@ -4,25 +4,24 @@
 # nvidia-smi or nvcc's __nvcc_device_query, no GPU library needed), else every supported one
 # (SM_ALL); SM=all always builds every one (CI does).
 #
-# How: each .cu is compiled by cicc into PTX once per PTX level, and every sm's cubin is assembled
-# by ptxas from its level's PTX (native code for that sm: ptxas schedules and allocates for it).
-# The levels are the first sm of each feature family: compute_75 (Turing), compute_80 (Ampere
-# and Ada: sm_80, sm_86, sm_89), compute_90 (Hopper). cicc is most of nvcc's time, so this is
-# what makes building every sm affordable; it is the same split as nvcc's
-# `-gencode arch=compute_80,code=sm_86`. A source that tests __CUDA_ARCH__ against an sm of its
-# own (probes/mma.cu: 890, the FP8 mma forms) gets that sm's PTX for it: make finds such guards
-# in the .cu itself (a header may not hold one: checked below). The newest level's PTX is also
-# embedded for GPUs newer than any sm built. fatbinary combines the cubins and the PTX into the
-# fatbin the binary embeds, the same bytes nvcc -fatbin writes for the same -gencode list (make
-# check-fatbin proves it). Each (source, level) and (source, sm) is its own make job, so -j
-# spreads a large .cu over the cores, and the per-sm cubins serve wherever one sm's machine code
-# is wanted (the SGEMM ladder the planner reads, the SASS templates): nothing is compiled twice.
+# How: each .cu is compiled by cicc into PTX once per PTX level it needs, and every sm's cubin is
+# assembled by ptxas from its level's PTX (native code for that sm: ptxas schedules and allocates
+# for it), as nvcc's `-gencode arch=compute_75,code=sm_86` does. A source's levels
+# (scripts/ptx-levels.sh) are 75, the oldest sm, and 90, the sm of the committed runs (H100, H200:
+# their kernels stay exactly what nvcc -arch=sm_90 builds), plus every sm its __CUDA_ARCH__ guards
+# name, in the .cu or a project header it includes (mma.cu: 80, 89); an sm takes the highest level
+# at or below it. cicc is most of nvcc's time, so this is what makes building every sm
+# affordable. The newest sm's level's PTX is also embedded for GPUs newer than any sm built.
+# fatbinary combines the cubins and the PTX into the fatbin the binary embeds, the same bytes
+# nvcc -fatbin writes for the same -gencode list (make check-fatbin proves it). Each (source,
+# level) and (source, sm) is its own make job, so -j spreads a large .cu over the cores, and the
+# per-sm cubins serve wherever one sm's machine code is wanted (the SGEMM ladder the planner
+# reads, the SASS templates): nothing is compiled twice.
 #
 # cicc's output depends on the target even for the same source (bench/sgemm.cu's PTX for
-# compute_80 and compute_86 differ in instruction order and registers): the sm_86 and sm_89
-# kernels are the compute_80 PTX's, as nvcc builds them for that -gencode, not the compute_86
-# PTX's. The sms measured so far (sm_90: H100, H200) are their own level, so nothing measured
-# changed with this split.
+# compute_80 and compute_86 differ in instruction order and registers): an sm_86 kernel is the
+# PTX of its source's level, as nvcc builds it for that -gencode, not the compute_86 PTX's. The
+# sms measured so far (sm_90: H100, H200) are their own level, so nothing measured changed.
 
 SM_ALL := 75 80 86 89 90
 ifeq ($(origin SM),undefined)
@@ -34,9 +33,6 @@ endif
 # Sub-makes (fuzz, asan) inherit the choice instead of detecting again.
 export SM
 PTX_SM ?= $(lastword $(shell printf '%s\n' $(SM) | sort -n))
-# The PTX level of each sm (the first sm of its family), and of the embedded PTX.
-ptx_level = $(if $(filter 75,$(1)),75,$(if $(filter 80 86 87 88 89,$(1)),80,$(1)))
-PTX_LEVEL := $(call ptx_level,$(PTX_SM))
 
 NVCCFLAGS ?= -O3 -lineinfo -std=c++17
 NVCCFLAGS += -Iprobes -Ibench -Iharness --threads 0
@@ -54,13 +50,20 @@ CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
 CU_90A_SRC := $(filter %_90a.cu,$(CU_SRC))
 TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 
-# The sm list the kernels were built for, rewritten only when it changes: a fatbin or the
-# template table built for other sms is rebuilt, never reused.
+# FILE:SM:LEVEL for every kernel source and sm: the PTX level ptxas assembles that sm's cubin
+# from (scripts/ptx-levels.sh: 75 and 90, and the sms the source's __CUDA_ARCH__ guards name).
+KERNEL_CU := $(filter-out $(CU_90A_SRC),$(CU_SRC)) $(TEMPLATE_SRC)
+PTX_MAP := $(shell scripts/ptx-levels.sh '$(SM)' $(KERNEL_CU))
+level_of = $(word 3,$(subst :, ,$(filter $(1):$(2):%,$(PTX_MAP))))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+
+# The sm list and levels the kernels were built for, rewritten only when they change: a fatbin or
+# the template table built for other sms is rebuilt, never reused.
 SM_STAMP := $(BUILD)/gen/sm.list
 $(SM_STAMP): FORCE
 	@mkdir -p $(@D)
-	@echo '$(SM) ptx $(PTX_LEVEL) levels $(foreach s,$(SM),$(s):$(call ptx_level,$(s)))' > $@.$$$$; \
-		cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
+	@echo '$(SM) ptx $(PTX_SM) $(PTX_MAP)' > $@.$$$$; cmp -s $@.$$$$ $@ && rm -f $@.$$$$ || mv $@.$$$$ $@
 
 # .cu -> PTX of one level (preprocessor, cicc).
 define PTX_RULE
@@ -69,42 +72,31 @@ $(BUILD)/kernels/%.compute_$(1).ptx: %.cu
 	@echo "  NVCC    $$< [compute_$(1)]"
 	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) -MD -MP -MF $$@.d -o $$@ $$<
 endef
-# PTX of its level -> one sm's cubin (ptxas).
-define CUBIN_RULE
-$(BUILD)/kernels/%.sm_$(1).cubin: $(BUILD)/kernels/%.compute_$(2).ptx
-	@echo "  PTXAS   $$* [sm_$(1) from compute_$(2)]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -o $$@ $$<
-endef
-# A source whose guards name sm s itself (__CUDA_ARCH__ compared with s0) has a level of its own.
-own_level = $(shell grep -lE '__CUDA_ARCH__ *[<>=!]+ *$(1)0\b' $(filter-out $(CU_90A_SRC),$(CU_SRC)) $(TEMPLATE_SRC))
-define OWN_RULE
-$(BUILD)/kernels/$(2:%.cu=%).sm_$(1).cubin: $(BUILD)/kernels/$(2:%.cu=%).compute_$(1).ptx
-	@echo "  PTXAS   $(2:%.cu=%) [sm_$(1), its own level]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(1) -o $$@ $$<
-endef
-PTX_LEVELS := $(sort $(foreach s,$(SM),$(call ptx_level,$(s))))
-$(foreach l,$(PTX_LEVELS),$(eval $(call PTX_RULE,$(l))))
-$(foreach s,$(SM),$(eval $(call CUBIN_RULE,$(s),$(call ptx_level,$(s)))))
-$(foreach s,$(SM),$(if $(filter-out $(s),$(call ptx_level,$(s))),$(foreach f,$(call own_level,$(s)),\
-	$(eval $(call PTX_RULE,$(s)))$(eval $(call OWN_RULE,$(s),$(f))))))
-# A guard on a minor sm inside a header would be invisible to the rule above.
-ifneq ($(shell grep -lE '__CUDA_ARCH__ *[<>=!]+ *(86|87|88|89)0\b' harness/*.cuh probes/*.cuh bench/*.cuh harness/*.h probes/*.h bench/*.h 2>/dev/null),)
-  $(error kernels.mk: a header compares __CUDA_ARCH__ with a minor sm (86x..89x): move the guard into the .cu so the build gives that source its own PTX level)
-endif
+$(foreach l,$(sort $(foreach t,$(PTX_MAP),$(word 3,$(subst :, ,$(t))))),$(eval $(call PTX_RULE,$(l))))
 
-# One fatbin per .cu: the cubin of every sm in SM plus the newest level's PTX, in nvcc's order
-# (level by level; in a level its PTX if embedded, then its sms' cubins in reverse).
-reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
-sms_of_level = $(foreach s,$(SM),$(if $(filter $(1),$(call ptx_level,$(s))),$(s)))
-FATBIN_ORDER := $(foreach l,$(PTX_LEVELS),$(if $(filter $(l),$(PTX_LEVEL)),ptx:$(l)) \
-	$(foreach s,$(call reverse,$(call sms_of_level,$(l))),elf:$(s)))
+# PTX of its level -> one sm's cubin (ptxas): $(1) the source's stem, $(2) the sm, $(3) the level.
+define CUBIN_RULE
+$(BUILD)/kernels/$(1).sm_$(2).cubin: $(BUILD)/kernels/$(1).compute_$(3).ptx
+	@echo "  PTXAS   $(1) [sm_$(2) from compute_$(3)]"
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(2) -o $$@ $$<
+endef
+$(foreach t,$(PTX_MAP),$(eval $(call CUBIN_RULE,$(basename $(word 1,$(subst :, ,$(t)))),$(word 2,$(subst :, ,$(t))),$(word 3,$(subst :, ,$(t))))))
+
+# One fatbin per .cu: the cubin of every sm in SM plus the PTX of PTX_SM's level, in nvcc's order
+# for the -gencode list arch=compute_<level>,code=sm_<sm> (sm by sm) + the PTX: level by level
+# as they first appear, in a level its PTX if embedded, then its sms' cubins in reverse.
 comma := ,
-image_arg = $(if $(filter ptx:%,$(1)),"--image3=kind=ptx$(comma)sm=$(PTX_LEVEL)$(comma)file=$(BUILD)/kernels/$(2).compute_$(PTX_LEVEL).ptx",$\
-	"--image3=kind=elf$(comma)sm=$(patsubst elf:%,%,$(1))$(comma)file=$(BUILD)/kernels/$(2).sm_$(patsubst elf:%,%,$(1)).cubin")
-$(BUILD)/kernels/%.fatbin: $(foreach s,$(SM),$(BUILD)/kernels/%.sm_$(s).cubin) \
-		$(BUILD)/kernels/%.compute_$(PTX_LEVEL).ptx $(SM_STAMP)
-	@echo "  FATBIN  $* [sm $(SM)]"
-	$(Q)$(FATBINARY) --create=$@ $(FATBIN_FLAGS) --ident=$*.cu $(foreach i,$(FATBIN_ORDER),$(call image_arg,$(i),$*))
+fatbin_images = $(foreach l,$(call uniq,$(foreach s,$(SM),$(call level_of,$(1).cu,$(s)))),$\
+	$(if $(filter $(l),$(call level_of,$(1).cu,$(PTX_SM))),"--image3=kind=ptx$(comma)sm=$(l)$(comma)file=$(BUILD)/kernels/$(1).compute_$(l).ptx") $\
+	$(foreach s,$(call reverse,$(foreach s,$(SM),$(if $(filter $(l),$(call level_of,$(1).cu,$(s))),$(s)))),$\
+		"--image3=kind=elf$(comma)sm=$(s)$(comma)file=$(BUILD)/kernels/$(1).sm_$(s).cubin"))
+define FATBIN_RULE
+$(BUILD)/kernels/$(1).fatbin: $(foreach s,$(SM),$(BUILD)/kernels/$(1).sm_$(s).cubin) \
+		$(BUILD)/kernels/$(1).compute_$(call level_of,$(1).cu,$(PTX_SM)).ptx $(SM_STAMP)
+	@echo "  FATBIN  $(1) [sm $(SM)]"
+	$$(Q)$$(FATBINARY) --create=$$@ $$(FATBIN_FLAGS) --ident=$(1).cu $(call fatbin_images,$(1))
+endef
+$(foreach f,$(filter-out $(CU_90A_SRC),$(CU_SRC)),$(eval $(call FATBIN_RULE,$(basename $(f)))))
 
 # sm_90a sources: one cubin and a fatbin of it alone (the shorter stem makes make prefer these rules).
 $(BUILD)/kernels/%_90a.sm_90a.cubin: %_90a.cu
@@ -170,7 +162,7 @@ kernels: $(KERNELS)
 CHECK_DIR := $(BUILD)/check
 check-fatbin: $(BUILD)/kernels/harness/clock.fatbin
 	@mkdir -p $(CHECK_DIR)
-	$(Q)$(NVCC) $(NVCCFLAGS) $(foreach s,$(SM),-gencode arch=compute_$(call ptx_level,$(s)),code=sm_$(s)) \
-		-gencode arch=compute_$(PTX_LEVEL),code=compute_$(PTX_LEVEL) \
+	$(Q)$(NVCC) $(NVCCFLAGS) $(foreach s,$(SM),-gencode arch=compute_$(call level_of,harness/clock.cu,$(s)),code=sm_$(s)) \
+		-gencode arch=compute_$(call level_of,harness/clock.cu,$(PTX_SM)),code=compute_$(call level_of,harness/clock.cu,$(PTX_SM)) \
 		-fatbin -o $(CHECK_DIR)/clock.nvcc.fatbin harness/clock.cu
 	$(Q)cmp $< $(CHECK_DIR)/clock.nvcc.fatbin && echo "  CHECK   fatbinary output equals nvcc -fatbin's (harness/clock.cu, sm $(SM))"
