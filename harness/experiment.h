@@ -71,6 +71,15 @@ struct gp_exp_impl {
 		__VA_ARGS__                                                                        \
 	}
 #define GP_EXP_PROBE(name, params_, columns_, probe_) GP_EXP_DESC_(name, params_, columns_, .probe = probe_)
+/* The common case: a clock64 probe whose name_setup/_sample/_finish, name_params and name_cols
+ * follow the experiment's name, with its primary column and per-point context type. */
+#define GP_EXP_SYNC(name, image_, primary_, ctx_type)                                              \
+	static const struct gp_probe name##_probe = {                                              \
+		.runner = GP_RUN_SYNC, .image = image_, .setup = name##_setup,                     \
+		.sample = name##_sample, .finish = name##_finish, .primary = primary_,             \
+		.ctx_size = sizeof(ctx_type),                                                      \
+	};                                                                                         \
+	GP_EXP_PROBE(name, name##_params, name##_cols, &name##_probe)
 #define GP_EXP_IMPL(name, params_, columns_, measure_) GP_EXP_DESC_(name, params_, columns_, .measure = measure_)
 
 struct gp_experiment {

@@ -159,13 +159,7 @@ static void lat_ffma_finish(struct gp_meas *m)
 		gp_meas_floor(m, "block time per FFMA", blk, warps * 32.0 / lanes, 0.02, "cycles");
 }
 
-static const struct gp_probe lat_ffma_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_arith, .setup = lat_ffma_setup,
-	.sample = lat_ffma_sample, .finish = lat_ffma_finish, .primary = "block_cycles_per_ffma",
-	.ctx_size = sizeof(struct lat_ffma),
-};
-
-GP_EXP_PROBE(lat_ffma, lat_ffma_params, lat_ffma_cols, &lat_ffma_probe);
+GP_EXP_SYNC(lat_ffma, gp_image_probes_arith, "block_cycles_per_ffma", struct lat_ffma);
 
 /* ---------------------------------------------------------------- E106 tput_fp32 */
 

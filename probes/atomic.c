@@ -102,13 +102,7 @@ static void lat_atomic_finish(struct gp_meas *m)
 	gp_meas_floor(m, "a dependent atomic", gp_meas_stat(m, "cycles_per_op", GP_MIN), 1.0, 0, "cycles");
 }
 
-static const struct gp_probe lat_atomic_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_atomic, .setup = lat_atomic_setup,
-	.sample = lat_atomic_sample, .finish = lat_atomic_finish, .primary = "cycles_per_op",
-	.ctx_size = sizeof(struct lat_atomic),
-};
-
-GP_EXP_PROBE(lat_atomic, lat_atomic_params, lat_atomic_cols, &lat_atomic_probe);
+GP_EXP_SYNC(lat_atomic, gp_image_probes_atomic, "cycles_per_op", struct lat_atomic);
 
 /* ---------------------------------------------------------------- tput_atomic */
 

@@ -177,13 +177,7 @@ static void lat_insn_finish(struct gp_meas *m)
 		lat_tail_check(m, c);
 }
 
-static const struct gp_probe lat_insn_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_insn, .setup = lat_insn_setup,
-	.sample = lat_insn_sample, .finish = lat_insn_finish, .primary = "cycles_per_step",
-	.ctx_size = sizeof(struct lat_insn),
-};
-
-GP_EXP_PROBE(lat_insn, lat_insn_params, lat_insn_cols, &lat_insn_probe);
+GP_EXP_SYNC(lat_insn, gp_image_probes_insn, "cycles_per_step", struct lat_insn);
 
 /* ---------------------------------------------------------------- E106 tput_insn */
 

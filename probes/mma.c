@@ -139,13 +139,7 @@ static void lat_mma_finish(struct gp_meas *m)
 		      c->p.peak > 0 ? 4 * flops / c->p.peak : 1, 0.02, "cycles");
 }
 
-static const struct gp_probe lat_mma_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_mma, .setup = lat_mma_setup,
-	.sample = lat_mma_sample, .finish = lat_mma_finish, .primary = "cycles_per_mma",
-	.ctx_size = sizeof(struct lat_mma),
-};
-
-GP_EXP_PROBE(lat_mma, lat_mma_params, lat_mma_cols, &lat_mma_probe);
+GP_EXP_SYNC(lat_mma, gp_image_probes_mma, "cycles_per_mma", struct lat_mma);
 
 /* ---------------------------------------------------------------- H002 tput_mma */
 
@@ -225,10 +219,4 @@ static void tput_mma_finish(struct gp_meas *m)
 				0.02, "FLOP/clk/SM");
 }
 
-static const struct gp_probe tput_mma_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_mma, .setup = tput_mma_setup,
-	.sample = tput_mma_sample, .finish = tput_mma_finish, .primary = "flops_per_clk_per_sm",
-	.ctx_size = sizeof(struct tput_mma),
-};
-
-GP_EXP_PROBE(tput_mma, tput_mma_params, tput_mma_cols, &tput_mma_probe);
+GP_EXP_SYNC(tput_mma, gp_image_probes_mma, "flops_per_clk_per_sm", struct tput_mma);

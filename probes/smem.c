@@ -244,12 +244,7 @@ static void bw_smem_finish(struct gp_meas *m)
 	gp_meas_ceiling(m, "shared-memory bandwidth", bpc, s->ceiling, 0.02, "B/clk/SM");
 }
 
-static const struct gp_probe bw_smem_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_smem, .setup = bw_smem_setup, .sample = bw_smem_sample,
-	.finish = bw_smem_finish, .primary = "cycles", .ctx_size = sizeof(struct bw_smem),
-};
-
-GP_EXP_PROBE(bw_smem, bw_smem_params, bw_smem_cols, &bw_smem_probe);
+GP_EXP_SYNC(bw_smem, gp_image_probes_smem, "cycles", struct bw_smem);
 
 /* ------------------------------------------------------------------ bank_smem */
 

@@ -104,12 +104,7 @@ static void lat_warp_finish(struct gp_meas *m)
 	gp_meas_floor(m, "a dependent warp step", gp_meas_stat(m, "cycles_per_step", GP_MIN), 1.0, 0, "cycles");
 }
 
-static const struct gp_probe lat_warp_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_warp, .setup = lat_warp_setup, .sample = lat_warp_sample,
-	.finish = lat_warp_finish, .primary = "cycles_per_step", .ctx_size = sizeof(struct lat_warp),
-};
-
-GP_EXP_PROBE(lat_warp, lat_warp_params, lat_warp_cols, &lat_warp_probe);
+GP_EXP_SYNC(lat_warp, gp_image_probes_warp, "cycles_per_step", struct lat_warp);
 
 /* ---------------------------------------------------------------- tput_warp */
 

@@ -87,10 +87,4 @@ static void lat_barrier_finish(struct gp_meas *m)
 		      "cycles");
 }
 
-static const struct gp_probe lat_barrier_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_warp, .setup = lat_barrier_setup,
-	.sample = lat_barrier_sample, .finish = lat_barrier_finish, .primary = "cycles_per_barrier",
-	.ctx_size = sizeof(struct lat_barrier),
-};
-
-GP_EXP_PROBE(lat_barrier, lat_barrier_params, lat_barrier_cols, &lat_barrier_probe);
+GP_EXP_SYNC(lat_barrier, gp_image_probes_warp, "cycles_per_barrier", struct lat_barrier);

@@ -226,13 +226,7 @@ static void lat_wgmma_finish(struct gp_meas *m)
 			      c->w.flop / c->w.rate, 0.02, "cycles");
 }
 
-static const struct gp_probe lat_wgmma_probe = {
-	.runner = GP_RUN_SYNC, .image = gp_image_probes_wgmma_90a, .setup = lat_wgmma_setup,
-	.sample = lat_wgmma_sample, .finish = lat_wgmma_finish, .primary = "cycles",
-	.ctx_size = sizeof(struct wg_run),
-};
-
-GP_EXP_PROBE(lat_wgmma, lat_wgmma_params, lat_wgmma_cols, &lat_wgmma_probe);
+GP_EXP_SYNC(lat_wgmma, gp_image_probes_wgmma_90a, "cycles", struct wg_run);
 
 /* ---------------------------------------------------------------- H011 tput_wgmma */
 
