@@ -138,10 +138,11 @@ int gp_job_send(int fd, const struct gp_iso_job *j)
 	}
 	for (size_t i = 0; i < im->nparams; i++) {
 		const char *v = j->item.values[i];
-		if (v && !(cells[JOB_FIXED + i] = malloc(strlen(v) + 2)))
+		const size_t len = v ? strlen(v) + 2 : 0;
+		if (v && !(cells[JOB_FIXED + i] = malloc(len)))
 			goto out;
 		if (v)
-			sprintf(cells[JOB_FIXED + i], "=%s", v);
+			snprintf(cells[JOB_FIXED + i], len, "=%s", v);
 	}
 	rc = gp_msg_send(fd, GP_MSG_RUN, (uint32_t)j->first, 0, cells, (uint32_t)(JOB_FIXED + im->nparams));
 out:
