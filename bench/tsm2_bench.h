@@ -22,7 +22,7 @@ struct gp_device;
 /* The embedded image that holds grid entry `instance` (tsm2_instance); NULL past the last. */
 const unsigned char *tsm2_image(int instance);
 
-/* Measured once per process, before the first point that needs them (tsm2_env_get). */
+/* Measured once per experiment, before the first point that needs them (tsm2_env_get). */
 struct tsm2_env {
 	int done;
 	double clock_mhz;      /* SM clock under an FFMA load */

@@ -1,8 +1,9 @@
-/* tsm2_env.c — what every TSM2X point stands on, measured through the harness. Once per process:
+/* tsm2_env.c — what every TSM2X point stands on, measured through the harness. Once per experiment:
  * the streaming HBM read rate (timed batches over 1 GiB), one pointer chase (the model's memory
  * latency) and the SM clock under an FFMA load. Per (m, k, n, precision): A and B from the hash,
  * cuBLAS's result as reference (checked on sampled entries against host dot products) and its
- * time. Pitfall: the problem outlives a point, so its buffers are the one thing freed by hand. */
+ * time. Pitfall: the problem outlives a point, so its buffers are the one thing freed by hand (at
+ * the experiment's end at the latest: gp_meas_keep). */
 #include "gp.h"
 #include "blas.h"
 #include "measure.h"
@@ -151,6 +152,12 @@ static int measure_into(struct gp_run *run, const struct gp_probe *pr, const cha
 	return rc;
 }
 
+/* Measured once per experiment, as when each had a process of its own (gp_meas_keep). */
+static void env_drop(void)
+{
+	memset(&tsm2_env, 0, sizeof tsm2_env);
+}
+
 int tsm2_env_get(struct gp_run *run)
 {
 	struct gp_run stream_run = { .dev = run->dev, .reps = run->reps > 3 ? run->reps : 3, .warmup = 1 };
@@ -173,6 +180,7 @@ int tsm2_env_get(struct gp_run *run)
 		return GP_ECUDA;
 	}
 	tsm2_env = e;
+	gp_meas_keep(env_drop);
 	return 0;
 }
 
@@ -292,6 +300,11 @@ static int problem_make(struct gp_run *run, struct tsm2_problem *c)
 	return measure_into(run, &blas_probe, "time_ms", NULL, &c->blas_ms, NULL);
 }
 
+static void prob_drop(void)
+{
+	problem_free(&prob);
+}
+
 int tsm2_problem_get(struct gp_run *run, int m, int k, int n, int elem, const struct tsm2_problem **out)
 {
 	char why[256];
@@ -311,5 +324,6 @@ int tsm2_problem_get(struct gp_run *run, int m, int k, int n, int elem, const st
 		return rc;
 	}
 	prob.ready = 1;
+	gp_meas_keep(prob_drop);
 	return 0;
 }

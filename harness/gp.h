@@ -27,6 +27,8 @@ enum gp_exit {
 void gp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The text of the last gp_err() of this process (for a failed row's status). */
 const char *gp_last_error(void);
+/* Forget it (a process that measures one experiment after another starts each with none). */
+void gp_clear_error(void);
 /* Progress / information on stderr (silenced by gp_quiet). */
 void gp_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int gp_quiet;

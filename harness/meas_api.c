@@ -286,6 +286,15 @@ void gp_meas_pool_put(void *p, size_t bytes)
 	pool[slot].bytes = bytes;
 }
 
+void gp_meas_pool_drop(void)
+{
+	for (size_t i = 0; i < POOL_SLOTS; i++) {
+		free(pool[i].p);
+		pool[i].p = NULL;
+		pool[i].bytes = 0;
+	}
+}
+
 void *gp_meas_readback(struct gp_meas *m, CUdeviceptr d, size_t bytes, enum gp_readback when)
 {
 	struct gp_meas_priv *p = m->priv;

@@ -5,6 +5,7 @@
  * row -> clean-up. Everything a probe asks for (buffers, modules, host memory) is released here,
  * on every path. */
 #include "gp.h"
+#include "blas.h"
 #include "measure_priv.h"
 
 #include <math.h>
@@ -324,3 +325,35 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 	return rc;
 }
 
+
+/* ------------------------------------------------------------------ between experiments */
+
+static void (*kept[8])(void);
+
+void gp_meas_keep(void (*drop)(void))
+{
+	for (size_t i = 0; i < GP_ARRAY_SIZE(kept); i++) {
+		if (kept[i] == drop)
+			return;
+		if (!kept[i]) {
+			kept[i] = drop;
+			return;
+		}
+	}
+	gp_err("internal: more than %zu kinds of state kept across points", GP_ARRAY_SIZE(kept));
+}
+
+void gp_measure_end(struct gp_run *run)
+{
+	struct gp_device *d = run->dev;
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(kept) && kept[i]; i++)
+		kept[i]();
+	memset(kept, 0, sizeof kept);
+	gp_blas_unload();
+	for (size_t i = 0; i < d->nmodules; i++)
+		gp_cu.cuModuleUnload(d->modules[i].mod);
+	d->nmodules = 0;
+	gp_meas_pool_drop();
+	gp_clear_error();
+}

@@ -161,6 +161,18 @@ const char *gp_meas_param_str(const struct gp_meas *m, const char *name);
 /* The reason the experiment's probe gives to expect a fault at this point, or NULL. */
 const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_point *pt);
 
+/* ---- state kept across points */
+/* A probe that keeps state for the points after this one (a GEMM problem's host inputs and its
+ * cuBLAS time, device buffers consecutive points share) registers how to let it go: gp_measure_end
+ * calls it once the experiment's points are done, so no experiment sees what another kept, as
+ * when each had a process of its own. Registering a function again is a no-op. */
+void gp_meas_keep(void (*drop)(void));
+/* After an experiment's last point, in the process that measured it: the kept state, the cuBLAS
+ * handle, the device's modules, the read-back pool and the last error message are let go. One
+ * measuring child serves many experiments (isolate.c); each still starts as in a fresh process,
+ * the CUDA context aside. */
+void gp_measure_end(struct gp_run *run);
+
 /* ---- status: the first failure stands */
 int gp_meas_ok(const struct gp_meas *m);
 /* The point cannot be formed (not a failure); its numbers are NaN. Returns 0. */

@@ -64,6 +64,7 @@ int gp_meas_repetitions(struct gp_meas *m);
 /* Read-back memory: large blocks are kept for the next point of this process (meas_api.c). */
 void *gp_meas_pool_take(size_t bytes);
 void gp_meas_pool_put(void *p, size_t bytes);
+void gp_meas_pool_drop(void);
 double gp_meas_clock_after(struct gp_device *dev);
 int gp_meas_write_row(struct gp_meas *m, struct gp_table *t);
 /* A condition column's cell (gp_condition_columns) into buf: 1, or 0 if col is not one. */

@@ -1,5 +1,5 @@
 /* run.c — the suite runner: validate the whole suite before touching the GPU, make a fresh run
- * directory, measure every sweep point in child processes (isolate.c) with progress on stderr,
+ * directory, measure every sweep point in a child process (isolate.c) with progress on stderr,
  * write each experiment's CSV (temporary name, then rename) and meta.csv / profile.csv. A fault
  * or hang becomes a row saying so and the suite goes on. An interrupt finishes the point in
  * flight, writes what is complete and marks the run "interrupted" in meta.csv. */
@@ -281,7 +281,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	struct gp_isolation iso = { .device = o->device, .reps = o->reps, .warmup = o->warmup,
 				    .reps_max = o->reps_max, .target_rsd = o->target_rsd,
 				    .max_point_s = o->max_point_s, .timeout_s = o->timeout_s, .interrupted = &gp_signal,
-				    .progress = &progress };
+				    .progress = &progress, .fd = -1 };
 	char suite_name[PATH_MAX], dir[PATH_MAX], why[512], slug[128];
 	size_t nkv = 0;
 	time_t started = time(NULL);
@@ -300,7 +300,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	iso.inprocess = o->inprocess;
 	iso.dev = &dev;
 	if ((rc = o->inprocess ? gp_inprocess_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev)
-			       : gp_isolated_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
+			       : gp_isolation_start(&iso, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
 		gp_suite_free(&suite);
 		return rc;
 	}
@@ -334,19 +334,15 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	for (size_t i = 0; i < suite.n && !gp_signal && !stop; i++) {
 		const struct gp_experiment *e = suite.items[i].exp;
 		const struct gp_analysis *an;
-		struct gp_sweep sw;
 		char path[PATH_MAX];
 
-		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
 		tables[i] = gp_exp_table(e->impl);
 		if (!tables[i]) {
-			gp_sweep_free(&sw);
 			rc = GP_EFAIL;
 			goto out;
 		}
 		progress.exp_index = i;
-		rc = gp_isolated_sweep(&iso, &sw, tables[i]);
-		gp_sweep_free(&sw);
+		rc = gp_isolated_sweep(&iso, &suite.items[i], tables[i]);
 		if (rc == GP_EVALID)
 			gp_err("%s: some results failed validation (see their status column)", e->name);
 		else if (rc == GP_ECUDA)
@@ -363,6 +359,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 		if ((an = gp_analysis_find(e->name)) && an->derive)
 			an->derive(&profile, tables[i]);
 	}
+	gp_isolation_end(&iso);
 	if (gp_profile_write(&profile, dir))
 		worst = worst ? worst : GP_EIO;
 	rc = write_meta(dir, kv, nkv, o, suite_name,
@@ -380,6 +377,7 @@ int gp_cmd_run(const struct gp_run_opts *o)
 			rc = rrc;
 	}
 out:
+	gp_isolation_end(&iso);
 	if (tables)
 		for (size_t i = 0; i < suite.n; i++)
 			gp_table_free(tables[i]);

@@ -46,6 +46,11 @@ const char *gp_last_error(void)
 	return last_error;
 }
 
+void gp_clear_error(void)
+{
+	last_error[0] = '\0';
+}
+
 void gp_info(const char *fmt, ...)
 {
 	va_list ap;

@@ -5,7 +5,8 @@
  * against what the hardware allows: an FFMA latency of a few cycles, a throughput at or under
  * the FP32 lane count, a measured clock within the device's range, and every row validated;
  * and, through the command line as make run uses it, that a fault costs only its own point and
- * fails the run, unless it is one the experiment expects (stall_wait's cleared wait bits). */
+ * fails the run, unless it is one the experiment expects (stall_wait's cleared wait bits), also
+ * in the middle of a suite that one measuring process otherwise serves whole. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "gp.h"
 #include "experiment.h"
@@ -63,13 +65,13 @@ static void test_tput_fp32_under_ceiling(void **state)
 	gp_table_free(t);
 }
 
-/* `gpuprobe -q run ARGS --out TMP`, as make run does it: its exit status, and the CSV of
- * experiment `name` (the run directory is removed). */
-static struct gp_table *run_cli(const char *name, const char *args, int *exit_status)
+/* `gpuprobe -q run ARGS --out TMP`, as make run does it: its exit status, and the CSVs of the
+ * experiments named (the run directory is removed). */
+static void run_cli_tables(const char *args, const char *const *names, size_t n, struct gp_table **out,
+			   int *exit_status)
 {
 	const char *bin = getenv("GPUPROBE") ? getenv("GPUPROBE") : "bin/gpuprobe";
 	char root[] = "/tmp/gpuprobe-fault-XXXXXX", cmd[1024], dir[1024] = "", path[1200], err[256];
-	struct gp_table *t;
 	FILE *p;
 	int st;
 
@@ -82,13 +84,22 @@ static struct gp_table *run_cli(const char *name, const char *args, int *exit_st
 	dir[strcspn(dir, "\n")] = '\0';
 	assert_true(WIFEXITED(st));
 	*exit_status = WEXITSTATUS(st);
-	snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-	t = gp_table_load(path, err, sizeof err);
-	if (!t)
-		print_error("%s: %s\n", path, err);
-	assert_non_null(t);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]);
+		out[i] = gp_table_load(path, err, sizeof err);
+		if (!out[i])
+			print_error("%s: %s\n", path, err);
+		assert_non_null(out[i]);
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
+}
+
+static struct gp_table *run_cli(const char *name, const char *args, int *exit_status)
+{
+	struct gp_table *t;
+
+	run_cli_tables(args, &name, 1, &t, exit_status);
 	return t;
 }
 
@@ -143,6 +154,47 @@ static void test_expected_fault_passes(void **state)
 	gp_table_free(t);
 }
 
+/* Issue 19: one measuring process serves the whole suite. A suite whose middle experiment
+ * faults (an error in the middle, a death at its last point): the points after each failure, in
+ * that experiment and in the next one, are measured by a fresh process and come back valid; the
+ * experiment before is untouched; the run exits 7. */
+static void test_suite_survives_middle_fault(void **state)
+{
+	static const char suite[] = "experiment,parameter,values\n"
+				    "lat_ffma,threads,32\nlat_ffma,iters,512\n"
+				    "selftest_fault,mode,ok trap ok oob\n"
+				    "tput_fp32,op,ffma fmul\ntput_fp32,iters,512\n";
+	static const char *const names[] = { "lat_ffma", "selftest_fault", "tput_fp32" };
+	static const char *const want[][2] = { { "ok", "ok" }, { "trap", "fault:" }, { "ok", "ok" }, { "oob", "fault:" } };
+	char path[] = "/tmp/gpuprobe-suite-XXXXXX", args[256];
+	struct gp_table *t[3];
+	int fd, st;
+
+	NEED_GPU();
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(gp_write_fd(fd, suite, strlen(suite)), 0);
+	close(fd);
+	snprintf(args, sizeof args, "--suite %s --reps 1 --timeout 30", path);
+	run_cli_tables(args, names, 3, t, &st);
+	unlink(path);
+	assert_int_equal(st, GP_ECUDA);
+	assert_int_equal(t[0]->nrows, 1);
+	assert_string_equal(gp_table_get(t[0], 0, "status"), "ok");
+	assert_int_equal(t[1]->nrows, GP_ARRAY_SIZE(want));
+	for (size_t r = 0; r < t[1]->nrows; r++) {
+		assert_string_equal(gp_table_get(t[1], r, "mode"), want[r][0]);
+		assert_true(!strncmp(gp_table_get(t[1], r, "status"), want[r][1], strlen(want[r][1])));
+	}
+	assert_int_equal(t[2]->nrows, 2);
+	for (size_t r = 0; r < t[2]->nrows; r++) {
+		assert_string_equal(gp_table_get(t[2], r, "status"), "ok");
+		assert_true(cell(t[2], r, "ops_per_clk_per_sm") > 0);
+	}
+	for (size_t i = 0; i < 3; i++)
+		gp_table_free(t[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_tput_fp32_under_ceiling),
 		cmocka_unit_test(test_fault_isolation),
 		cmocka_unit_test(test_expected_fault_passes),
+		cmocka_unit_test(test_suite_survives_middle_fault),
 	};
 
 	return cmocka_run_group_tests_name("gpu", tests, gpu_setup, gpu_teardown);
