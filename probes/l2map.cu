@@ -85,7 +85,8 @@ extern "C" __global__ void l2side_fill(u64 base, long long words)
 		((u64 *)base)[i] = base + (u64)(i / (L2MAP_LINE / 8)) * L2MAP_LINE;
 }
 
-/* One block per SM (the host asks for the most dynamic shared memory a block may have). The
+/* One block per SM (the host asks for just over half an SM's shared memory, leaving the rest of
+ * the L1 to the lists, whose loads are ordinary L1-cached ones). The
  * block's %smid picks its list of pool lines (sm_off / sm_len; length 0: this SM does not read,
  * nor does any SM but `reader` when reader >= 0). Warp w streams `per_warp` consecutive entries of
  * the list, cyclically, from start = (smid * warps + w) * len / slots: eight lanes a line, 16 B

@@ -354,6 +354,15 @@ static int side_classify(struct gp_meas *m, struct side *x)
 	return rc;
 }
 
+/* Dynamic shared memory for one stream block per SM: just over half an SM's, so no second block
+ * fits, leaving the rest of the L1 for the lists (their loads are ordinary, L1-cached ones). */
+static unsigned side_smem(const struct gp_device *d)
+{
+	const unsigned half = (unsigned)d->smem_per_sm / 2 + 1024;
+
+	return half < (unsigned)d->smem_per_block_optin ? half : (unsigned)d->smem_per_block_optin;
+}
+
 /* The stream: the lists, the tables, the per-warp sums and block %smid (read back after the last
  * repetition), one block of `threads` per SM, each warp per_warp lines. */
 static int side_stream(struct gp_meas *m, struct side *x, int threads)
@@ -375,7 +384,7 @@ static int side_stream(struct gp_meas *m, struct side *x, int threads)
 		return rc;
 	x->h_sums = gp_meas_readback(m, x->sums, nb * (size_t)x->nw * 8, GP_LAST_REP);
 	x->h_smid = gp_meas_readback(m, x->smid, nb * 4, GP_LAST_REP);
-	gp_meas_launch(m, (unsigned)nb, (unsigned)threads, (unsigned)m->dev->smem_per_block_optin);
+	gp_meas_launch(m, (unsigned)nb, (unsigned)threads, side_smem(m->dev));
 	gp_meas_args(m, &x->base, &x->lists, &x->off, &x->len, &x->nids, &x->reader, &x->per_warp, &x->slots, &x->sums,
 		     &x->smid, gp_meas_clock(m));
 	return 0;
