@@ -90,9 +90,10 @@ static void side_ratios(FILE *md, const struct gp_table *t)
 
 static void side_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	const char *g1 = NULL, *s1 = NULL, *g2 = NULL, *s2 = NULL;
+	const char *g1 = NULL, *s1 = NULL, *g2 = NULL, *s2 = NULL, *g3 = NULL, *s3 = NULL;
 	const char *v1 = gp_reference(ref, "bw_l2_side", "published_l2_read_GBps", &g1, &s1);
 	const char *v2 = gp_reference(ref, "bw_l2_side", "published_l2_read_GBps_h200", &g2, &s2);
+	const char *v3 = gp_reference(ref, "bw_l2_side", "published_l2_read_bytes_per_clk", &g3, &s3);
 
 	fprintf(md, "Each point maps its own pool (L2 size / `l2_div`, `pool KiB`) first: every SM times every "
 		    "pool line with lat_l2_map's chase, twice, and lat_l2_map's analysis groups the SMs into L2 sides "
@@ -103,8 +104,9 @@ static void side_report(FILE *md, const struct gp_table *t, const struct gp_tabl
 		    "against the 128 B/clk/SM an SM's L1 takes in; `%% of all` is against the all-lines row of the "
 		    "same SMs, the classification-blind L2 rate of this pool (bw_hbm's `l2_read` measures the same "
 		    "kind of footprint: profile l2_read_bw_GBps). Published L2 read rates: %s GB/s (%s; %s); %s "
-		    "GB/s (%s; %s).\n\n",
-		v1 ? v1 : "–", g1 ? g1 : "–", s1 ? s1 : "–", v2 ? v2 : "–", g2 ? g2 : "–", s2 ? s2 : "–");
+		    "GB/s (%s; %s); %s B/clk for the whole GPU (%s; %s).\n\n",
+		v1 ? v1 : "–", g1 ? g1 : "–", s1 ? s1 : "–", v2 ? v2 : "–", g2 ? g2 : "–", s2 ? s2 : "–", v3 ? v3 : "–",
+		g3 ? g3 : "–", s3 ? s3 : "–");
 	gp_md_header(md, "SMs", "side", "SMs reading", "reader %smid", "pool KiB", "read set KiB", "near cyc", "far cyc",
 		     "GB/s", "B/clk/SM", "% of 128", "% of all", "status");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
