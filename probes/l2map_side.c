@@ -88,52 +88,65 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One launch of the chase per SM over every pool line, its results downloaded. */
-struct map_run {
+/* The map's device buffers (one set for both launches) and one launch's host copies. */
+struct map_dev {
 	CUdeviceptr smid, cyc, ovh, bad, cs;
+};
+
+struct map_run {
 	unsigned *h_smid, *h_cyc, *h_ovh, *h_bad;
 };
 
-static int map_launch(struct gp_meas *m, const struct side *x, struct map_run *r)
+static int map_dev_bufs(struct gp_meas *m, const struct side *x, struct map_dev *dv)
+{
+	const size_t nb = (size_t)m->dev->sms, cells = nb * (size_t)x->lines;
+	int rc;
+
+	if ((rc = gp_meas_buf(m, &dv->smid, nb * 4, GP_NO_POISON)) || (rc = gp_meas_buf(m, &dv->cyc, cells * 4, GP_NO_POISON)) ||
+	    (rc = gp_meas_buf(m, &dv->ovh, nb * 4, GP_NO_POISON)) || (rc = gp_meas_buf(m, &dv->bad, nb * 4, GP_NO_POISON)))
+		return rc;
+	return gp_meas_buf(m, &dv->cs, sizeof(struct gp_clock_sample), GP_NO_POISON);
+}
+
+/* One launch of the chase per SM over every pool line, its results downloaded into r. */
+static int map_launch(struct gp_meas *m, const struct side *x, struct map_dev *dv, struct map_run *r)
 {
 	const size_t nb = (size_t)m->dev->sms, cells = nb * (size_t)x->lines;
 	unsigned long long base = x->base;
 	long long stride = L2MAP_LINE;
 	int lines = x->lines, trials = 1;
-	void *args[] = { &base, &lines, &stride, &trials, &r->smid, &r->cyc, &r->ovh, &r->bad, &r->cs };
+	void *args[] = { &base, &lines, &stride, &trials, &dv->smid, &dv->cyc, &dv->ovh, &dv->bad, &dv->cs };
 	CUfunction fn;
 	int rc;
 
 	if ((rc = gp_kernel(m->dev, gp_image_probes_l2map, "l2map_lat", &fn)) ||
 	    (rc = gp_launch(fn, (unsigned)nb, 32, (unsigned)m->dev->smem_per_block_optin, args, NULL)))
 		return rc;
-	if (gp_download(r->h_smid, r->smid, nb * 4) || gp_download(r->h_cyc, r->cyc, cells * 4) ||
-	    gp_download(r->h_ovh, r->ovh, nb * 4) || gp_download(r->h_bad, r->bad, nb * 4))
+	if (gp_download(r->h_smid, dv->smid, nb * 4) || gp_download(r->h_cyc, dv->cyc, cells * 4) ||
+	    gp_download(r->h_ovh, dv->ovh, nb * 4) || gp_download(r->h_bad, dv->bad, nb * 4))
 		return GP_ECUDA;
 	return 0;
 }
 
-/* The device buffers and host copies of two map launches (harness-owned, freed after the point). */
-static int map_buffers(struct gp_meas *m, const struct side *x, struct map_run *r)
+/* Host memory for two launches' copies, the sorted %smid (2 nb) and the noise samples (nd), in
+ * one block the caller frees (the harness keeps only a few host blocks a point). */
+static void *map_host(size_t nb, size_t cells, size_t nd, struct map_run *r, unsigned **ids, double **d)
 {
-	const size_t nb = (size_t)m->dev->sms, cells = nb * (size_t)x->lines;
-	int rc;
+	double *mem = malloc(nd * sizeof *mem + (2 * (3 * nb + cells) + 2 * nb) * sizeof(unsigned));
+	unsigned *u = (unsigned *)(mem + nd);
 
+	if (!mem)
+		return NULL;
+	*d = mem;
 	for (int k = 0; k < 2; k++) {
-		if ((rc = gp_meas_buf(m, &r[k].smid, nb * 4, GP_NO_POISON)) ||
-		    (rc = gp_meas_buf(m, &r[k].cyc, cells * 4, GP_NO_POISON)) ||
-		    (rc = gp_meas_buf(m, &r[k].ovh, nb * 4, GP_NO_POISON)) ||
-		    (rc = gp_meas_buf(m, &r[k].bad, nb * 4, GP_NO_POISON)) ||
-		    (rc = gp_meas_buf(m, &r[k].cs, sizeof(struct gp_clock_sample), GP_NO_POISON)))
-			return rc;
-		r[k].h_smid = gp_meas_host(m, nb * 4);
-		r[k].h_cyc = gp_meas_host(m, cells * 4);
-		r[k].h_ovh = gp_meas_host(m, nb * 4);
-		r[k].h_bad = gp_meas_host(m, nb * 4);
-		if (!r[k].h_smid || !r[k].h_cyc || !r[k].h_ovh || !r[k].h_bad)
-			return GP_EFAIL;
+		r[k].h_smid = u;
+		r[k].h_ovh = u + nb;
+		r[k].h_bad = u + 2 * nb;
+		r[k].h_cyc = u + 3 * nb;
+		u += 3 * nb + cells;
 	}
-	return 0;
+	*ids = u;
+	return mem;
 }
 
 /* Every chase stayed on its line and every SM ran one block, the same SMs in both launches: the
@@ -183,26 +196,34 @@ static int side_map(struct gp_meas *m, const struct side *x, struct l2m_sum *u, 
 {
 	const size_t nb = (size_t)m->dev->sms, cells = nb * (size_t)x->lines;
 	const size_t nd = (cells + SIDE_NOISE_EVERY - 1) / SIDE_NOISE_EVERY;
+	struct map_dev dv;
 	struct map_run r[2];
-	unsigned *ids = gp_meas_host(m, 2 * nb * sizeof *ids);
-	double *d = gp_meas_host(m, nd * sizeof *d);
+	unsigned *ids = NULL;
+	double *d = NULL;
+	void *mem;
+	int ok;
 
 	memset(u, 0, sizeof *u);
-	if ((*rc = map_buffers(m, x, r)) || !ids || !d || (*rc = map_launch(m, x, &r[0])) || (*rc = map_launch(m, x, &r[1])))
-		return *rc = *rc ? *rc : GP_EFAIL, 0;
-	if (map_check(m, r, ids, nb))
+	if ((*rc = map_dev_bufs(m, x, &dv)))
 		return 0;
-	if (!(u->m.v = malloc(cells * sizeof *u->m.v)))
+	if (!(mem = map_host(nb, cells, nd, r, &ids, &d)))
 		return *rc = GP_EFAIL, 0;
-	u->m.nsm = nb;
-	u->m.nl = (size_t)x->lines;
-	for (size_t s = 0; s < nb; s++)
-		u->m.sm[s] = ids[s];
-	map_cells(&u->m, &r[0], ids, 0, NULL);
-	map_cells(&u->m, &r[1], ids, 1, d);
-	qsort(d, nd, sizeof *d, cmp_double);
-	u->m.noise = d[nd / 2] / 2;
-	return 1;
+	ok = !(*rc = map_launch(m, x, &dv, &r[0])) && !(*rc = map_launch(m, x, &dv, &r[1])) && !map_check(m, r, ids, nb) &&
+	     (u->m.v = malloc(cells * sizeof *u->m.v));
+	if (ok) {
+		u->m.nsm = nb;
+		u->m.nl = (size_t)x->lines;
+		for (size_t s = 0; s < nb; s++)
+			u->m.sm[s] = ids[s];
+		map_cells(&u->m, &r[0], ids, 0, NULL);
+		map_cells(&u->m, &r[1], ids, 1, d);
+		qsort(d, nd, sizeof *d, cmp_double);
+		u->m.noise = d[nd / 2] / 2;
+	} else if (!*rc && gp_meas_ok(m)) {
+		*rc = GP_EFAIL; /* out of memory */
+	}
+	free(mem);
+	return ok;
 }
 
 static double median_of(double *v, size_t n)

@@ -159,9 +159,10 @@ static int side_row_ok(const struct gp_table *t, size_t r)
 	gbps = cell(t, r, "bandwidth_GBps");
 	mhz = cell(t, r, "clock_MHz");
 	readers = cell(t, r, "sms_reading");
-	print_message("%-4s %-3s SMs %3.0f: %8.1f GB/s, %5.2f B/clk/SM at %.0f MHz (map: near %.1f, far %.1f cycles; "
-		      "%.0f + %.0f of %.0f lines)\n", side, sms, readers, gbps, bpc, mhz, cell(t, r, "near_cycles"),
-		      cell(t, r, "far_cycles"), cell(t, r, "near_lines"), cell(t, r, "far_lines"), cell(t, r, "lines"));
+	print_message("%-4s %-3s SMs %3.0f: %8.1f GB/s, %5.2f B/clk/SM at %.0f MHz (map: near %s, far %s cycles; "
+		      "%s + %s of %s lines)\n", side, sms, readers, gbps, bpc, mhz, gp_table_get(t, r, "near_cycles"),
+		      gp_table_get(t, r, "far_cycles"), gp_table_get(t, r, "near_lines"), gp_table_get(t, r, "far_lines"),
+		      gp_table_get(t, r, "lines"));
 	assert_true(bpc > 0 && bpc <= 128 * 1.02);
 	assert_true(gbps > 0 && gbps <= 128 * readers * mhz * 1e6 / 1e9 * 1.02);
 	assert_true(readers == (!strcmp(sms, "one") ? 1 : cell(t, r, "sms_in_sides") > 0 ? cell(t, r, "sms_in_sides") : dev.sms));
