@@ -265,10 +265,7 @@ static void side_cells(struct gp_meas *m, const struct side *x, const struct l2m
 	gp_meas_num(m, "near_cycles", median_of(v + 2 * u->m.nsm, n));
 	gp_meas_num(m, "far_cycles", median_of(v + 3 * u->m.nsm, n));
 	gp_meas_int(m, "sms_reading", x->readers);
-	if (x->reader >= 0)
-		gp_meas_int(m, "reader_sm", x->reader);
-	else
-		gp_meas_str(m, "reader_sm", "all");
+	gp_meas_num(m, "reader_sm", x->reader >= 0 ? x->reader : NAN); /* numeric column: none for all SMs */
 }
 
 /* Which SMs read (sel, row order): those of the groups that count as sides, every SM where there

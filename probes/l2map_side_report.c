@@ -62,7 +62,7 @@ static void side_md_row(FILE *md, const struct gp_table *t, size_t r)
 	gp_md_cell(md, sms);
 	gp_md_cell(md, gp_table_get(t, r, "side"));
 	gp_md_cell(md, gp_table_get(t, r, "sms_reading"));
-	gp_md_cell(md, gp_table_get(t, r, "reader_sm"));
+	gp_md_cell(md, sms && !strcmp(sms, "all") ? "all" : gp_table_get(t, r, "reader_sm"));
 	gp_md_num(md, gp_table_num(t, r, "footprint_bytes") / 1024);
 	gp_md_num(md, gp_table_num(t, r, "read_set_bytes") / 1024);
 	gp_md_cell(md, gp_table_get(t, r, "near_cycles"));
