@@ -1,4 +1,6 @@
-/* l2map.cu — lat_l2_map (H050): the L2-hit latency from every SM to each of a set of sample lines.
+/* l2map.cu — lat_l2_map (H050): the L2-hit latency from every SM to each of a set of sample lines;
+ * bw_l2_side (H051) maps its own pool with the same kernel, then streams each SM's near or far
+ * lines (l2side_stream, at the end).
  *
  * One block per SM (the host asks for so much dynamic shared memory that no second block fits),
  * thread 0 measuring: it reads %smid, then for each line warms it with one ld.global.cg (L2 only,
@@ -72,4 +74,72 @@ extern "C" __global__ void l2map_init(u64 base, int lines, long long stride)
 {
 	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < lines; i += gridDim.x * blockDim.x)
 		*(u64 *)(base + (u64)i * (u64)stride) = base + (u64)i * (u64)stride;
+}
+
+/* ------------------------------------------------------------------ bw_l2_side (H051)
+ * Every 8-byte word of pool line i holds the line's address, so the map's chase (l2map_lat, the
+ * first word) stays on the line and the stream's sum of a line is 16 times its address. */
+extern "C" __global__ void l2side_fill(u64 base, long long words)
+{
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words; i += gridDim.x * (long long)blockDim.x)
+		((u64 *)base)[i] = base + (u64)(i / (L2MAP_LINE / 8)) * L2MAP_LINE;
+}
+
+/* One block per SM (the host asks for just over half an SM's shared memory, leaving the rest of
+ * the L1 to the lists, whose loads are ordinary L1-cached ones). The
+ * block's %smid picks its list of pool lines (sm_off / sm_len; length 0: this SM does not read,
+ * nor does any SM but `reader` when reader >= 0). Warp w streams `per_warp` consecutive entries of
+ * the list, cyclically, from start = (smid * warps + w) * len / slots: eight lanes a line, 16 B
+ * each (ld.global.cg.v2: L2, not L1), L2SIDE_UNROLL lines in flight per lane group. Lane 0 writes
+ * the warp's sum of the words it read; thread 0 the block's %smid. */
+extern "C" __global__ void __launch_bounds__(1024, 1)
+l2side_stream(u64 base, const unsigned *lists, const unsigned *sm_off, const unsigned *sm_len, int nids, int reader,
+	      long long per_warp, unsigned slots, u64 *sums, unsigned *smid, gp_clock_sample *cs)
+{
+	const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+	unsigned sm, len = 0;
+	u64 acc = 0;
+
+	if (gp_is_clock_thread()) {
+		cs->ns0 = gp_ns();
+		cs->clk0 = gp_clock();
+	}
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+	if ((int)sm < nids && (reader < 0 || (int)sm == reader))
+		len = sm_len[sm];
+	if (len) {
+		const unsigned *list = lists + sm_off[sm];
+		const u64 seg = (lane & 7) * 16;
+		unsigned j = (unsigned)(((u64)(sm * nw + w) * len) / slots) + (lane >> 3);
+		j -= j >= len ? len : 0;
+#pragma unroll 1
+		for (long long k = 0; k < per_warp; k += 4 * L2SIDE_UNROLL) {
+			unsigned line[L2SIDE_UNROLL];
+			u64 a[L2SIDE_UNROLL], b[L2SIDE_UNROLL];
+#pragma unroll
+			for (int u = 0; u < L2SIDE_UNROLL; u++) {
+				unsigned jj = j + 4 * u;
+				jj -= jj >= len ? len : 0;
+				line[u] = list[jj];
+			}
+			/* no "memory" clobber: the pool does not change, and the list loads may go first */
+#pragma unroll
+			for (int u = 0; u < L2SIDE_UNROLL; u++)
+				asm volatile("ld.global.cg.v2.u64 {%0, %1}, [%2];"
+					     : "=l"(a[u]), "=l"(b[u])
+					     : "l"(base + (u64)line[u] * L2MAP_LINE + seg));
+#pragma unroll
+			for (int u = 0; u < L2SIDE_UNROLL; u++)
+				acc += a[u] + b[u];
+			j += 4 * L2SIDE_UNROLL;
+			j -= j >= len ? len : 0;
+		}
+	}
+	for (int o = 16; o; o >>= 1)
+		acc += __shfl_xor_sync(~0u, acc, o);
+	if (lane == 0)
+		sums[(size_t)blockIdx.x * nw + w] = acc;
+	if (threadIdx.x == 0)
+		smid[blockIdx.x] = sm;
+	gp_clock_end_grid(cs);
 }

@@ -343,13 +343,15 @@ static void l2m_merge(struct l2m_sum *u, const double *res, double *cen)
 }
 
 /* Each SM's near and far means: a group's near lines are those whose pair part, summed over the
- * group's SMs, is negative (the group sees them faster than the average SM does). */
-static void l2m_sides(struct l2m_sum *u, const double *res, double *gsum)
+ * group's SMs, is negative (the group sees them faster than the average SM does); the sums stay
+ * in u->gsum (ng x nl). 0 when out of memory. */
+static int l2m_sides(struct l2m_sum *u, const double *res)
 {
 	const struct l2m *m = &u->m;
+	double *gsum = u->gsum = calloc(u->ng * m->nl + 1, sizeof *u->gsum);
 
-	for (size_t k = 0; k < u->ng * m->nl; k++)
-		gsum[k] = 0;
+	if (!gsum)
+		return 0;
 	for (size_t s = 0; s < m->nsm; s++)
 		for (size_t i = 0; i < m->nl && u->grp[s] >= 0; i++)
 			gsum[(size_t)u->grp[s] * m->nl + i] += isnan(res[s * m->nl + i]) ? 0 : res[s * m->nl + i];
@@ -372,6 +374,24 @@ static void l2m_sides(struct l2m_sum *u, const double *res, double *gsum)
 		u->side[s].far = nf ? sf / (double)nf : NAN;
 		u->side[s].frac = nn + nf ? (double)nn / (double)(nn + nf) : NAN;
 	}
+	return 1;
+}
+
+/* The two-way split, the groups and their sides of the cells in u->m; res: nsm x nl and then
+ * L2MAP_GROUPS x nl + nl + nsm doubles of scratch. 0 when out of memory. */
+static int l2m_group_sides(struct l2m_sum *u, double *res)
+{
+	const size_t cells = u->m.nsm * u->m.nl;
+	double *scratch = res + cells;
+
+	l2m_effects(u, scratch, scratch + u->m.nl);
+	l2m_residuals(&u->m, scratch, scratch + u->m.nl, res);
+	l2m_group(u, res);
+	for (int pass = 0; pass < 2; pass++)
+		l2m_regroup(u, res, scratch);
+	l2m_merge(u, res, scratch);
+	l2m_regroup(u, res, scratch);
+	return l2m_sides(u, res);
 }
 
 void l2m_free(struct l2m_sum *u)
@@ -380,13 +400,26 @@ void l2m_free(struct l2m_sum *u)
 	free(u->sp);
 	free(u->side);
 	free(u->grp);
+	free(u->gsum);
+	u->m.v = NULL;
+	u->sp = NULL;
+	u->side = NULL;
+	u->grp = NULL;
+	u->gsum = NULL;
+}
+
+/* The scratch l2m_group_sides needs beyond the cells' own copy. */
+static size_t scratch_len(const struct l2m *m)
+{
+	return m->nsm * m->nl + L2MAP_GROUPS * m->nl + m->nl + m->nsm;
 }
 
 /* 0 when the table has no cells (or out of memory). */
 int l2m_analyse(const struct gp_table *t, struct l2m_sum *u)
 {
 	size_t cells;
-	double *tmp, *res;
+	double *tmp;
+	int ok;
 
 	memset(u, 0, sizeof *u);
 	if (!l2m_load(t, &u->m) || !l2m_fill(t, &u->m))
@@ -395,28 +428,58 @@ int l2m_analyse(const struct gp_table *t, struct l2m_sum *u)
 	u->sp = calloc(u->m.nsm, sizeof *u->sp);
 	u->side = calloc(u->m.nsm, sizeof *u->side);
 	u->grp = calloc(u->m.nsm, sizeof *u->grp);
-	tmp = malloc((2 * cells + u->m.nsm + u->m.nl + L2MAP_GROUPS * u->m.nl) * sizeof *tmp);
+	tmp = malloc((cells + scratch_len(&u->m)) * sizeof *tmp);
 	if (!u->sp || !u->side || !u->grp || !tmp) {
 		free(tmp);
 		l2m_free(u);
 		return 0;
 	}
-	res = tmp + cells;
 	for (size_t s = 0; s < u->m.nsm; s++) {
 		sm_split(&u->m, s, tmp, &u->sp[s]);
 		u->nsplit += u->sp[s].ok;
 	}
-	l2m_effects(u, res + cells, res + cells + u->m.nl);
-	l2m_residuals(&u->m, res + cells, res + cells + u->m.nl, res);
-	l2m_group(u, res);
-	for (int pass = 0; pass < 2; pass++)
-		l2m_regroup(u, res, res + cells);
-	l2m_merge(u, res, res + cells);
-	l2m_regroup(u, res, res + cells);
-	l2m_sides(u, res, res + cells);
+	ok = l2m_group_sides(u, tmp + cells);
 	l2m_spread(u, tmp);
 	free(tmp);
-	return 1;
+	if (!ok)
+		l2m_free(u);
+	return ok;
+}
+
+/* Cells the caller measured (u->m filled, u->m.v malloc'ed and owned by u from here): the groups
+ * and their sides only; the noise floor takes the cells' mean for their median. 0 when out of
+ * memory (u freed). */
+int l2m_classify(struct l2m_sum *u)
+{
+	const size_t cells = u->m.nsm * u->m.nl;
+	double *tmp = malloc(scratch_len(&u->m) * sizeof *tmp), sum = 0;
+	size_t n = 0;
+	int ok;
+
+	u->side = calloc(u->m.nsm, sizeof *u->side);
+	u->grp = calloc(u->m.nsm, sizeof *u->grp);
+	if (!tmp || !u->side || !u->grp) {
+		free(tmp);
+		l2m_free(u);
+		return 0;
+	}
+	for (size_t k = 0; k < cells; k++)
+		if (!isnan(u->m.v[k])) {
+			sum += u->m.v[k];
+			n++;
+		}
+	u->med = n ? sum / (double)n : NAN;
+	ok = l2m_group_sides(u, tmp);
+	free(tmp);
+	if (!ok)
+		l2m_free(u);
+	return ok;
+}
+
+/* Whether group g sees line i as near (its SMs' summed pair part there is negative). */
+int l2m_near(const struct l2m_sum *u, size_t g, size_t i)
+{
+	return u->gsum[g * u->m.nl + i] < 0;
 }
 
 int l2m_in_sel(const struct l2m_sum *u, size_t s, int g)

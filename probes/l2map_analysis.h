@@ -1,5 +1,6 @@
 /* l2map_analysis.h — lat_l2_map's analysis of its (SM, line) cells for its derive/report
- * (l2map_report.c); no device code. The method is told in l2map_analysis.c. */
+ * (l2map_report.c), and the same grouping of the cells bw_l2_side measures itself (l2map_side.c)
+ * to pick each SM's near and far lines; no device code. The method is in l2map_analysis.c. */
 #ifndef GP_L2MAP_ANALYSIS_H
 #define GP_L2MAP_ANALYSIS_H
 
@@ -41,6 +42,7 @@ struct l2m_sum {
 	struct l2m_split *sp;
 	struct l2m_side *side;
 	int *grp;
+	double *gsum; /* ng x nl: each group's pair parts summed over its SMs, per line (< 0: near) */
 	size_t ng, nsplit, gsize[L2MAP_GROUPS];
 	double med, p05, p95, sm_lo, sm_hi; /* all cells; per-SM medians' range */
 	double sd_line, sd_sm, sd_rest;     /* two-way decomposition: line means, SM means, the pair */
@@ -49,6 +51,12 @@ struct l2m_sum {
 /* The table's cells analysed into u (l2m_free after); 0 when it has none (or out of memory). */
 int l2m_analyse(const struct gp_table *t, struct l2m_sum *u);
 void l2m_free(struct l2m_sum *u);
+/* Cells measured elsewhere: u zeroed, then u->m filled (nsm, nl, sm ascending, noise, v malloc'ed:
+ * nsm x nl, NaN where missing; u owns it from here). Groups and sides only (no splits, no
+ * percentiles; the noise floor takes the cells' mean). 0 when out of memory (u freed). */
+int l2m_classify(struct l2m_sum *u);
+/* Whether group g sees line i as near (after l2m_analyse or l2m_classify). */
+int l2m_near(const struct l2m_sum *u, size_t g, size_t i);
 
 /* Selections of SMs: a group g (>= 0), every SM of a side-sized group, every other SM. */
 enum { L2M_GROUPED = -1, L2M_REST = -2 };

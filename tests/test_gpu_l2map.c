@@ -6,7 +6,14 @@
  * analysis finds SM groups, their far lines are slower than their near ones. The SASS: the chain
  * is ld.global.cg, which ptxas makes LDG.E.64.STRONG.GPU on sm_70 and later (checked on sm_90:
  * the same encoding as ld.relaxed.gpu), at least the 8 of a chain plus the warm-up load. The
- * constant chase: a footprint past the 2 KB constant L1 is slower than one inside it. */
+ * constant chase: a footprint past the 2 KB constant L1 is slower than one inside it.
+ *
+ * bw_l2_side: every row ok, or (near and far only) n/a because the map found no sides; where
+ * sides were found, both the near and the far stream were measured for all SMs and for one, the
+ * classification covers the pool (each reader's near and far lines add up to every line), the
+ * sides hold at least half the SMs and the readers are the sides' SMs (or one of them); every
+ * rate is positive, under 128 B/clk per reading SM and under 128 B/clk x the readers in GB/s. The
+ * SASS: the stream's loads are ld.global.cg (LDG ... STRONG.GPU), L2SIDE_UNROLL per loop trip. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,10 +145,72 @@ static void test_const_second_level(void **state)
 	gp_table_free(t);
 }
 
+/* One bw_l2_side row's invariants (see the file's head); 1 where it measured near/far sides. */
+static int side_row_ok(const struct gp_table *t, size_t r)
+{
+	const char *st = gp_table_get(t, r, "status"), *side = gp_table_get(t, r, "side"), *sms = gp_table_get(t, r, "sms");
+	double bpc, gbps, mhz, readers;
+
+	if (!strncmp(st, "n/a: no L2 sides detected", 25) && strcmp(side, "all"))
+		return 0;
+	if (strcmp(st, "ok"))
+		fail_msg("bw_l2_side %s/%s: %s", side, sms, st);
+	bpc = cell(t, r, "bytes_per_clk_per_sm");
+	gbps = cell(t, r, "bandwidth_GBps");
+	mhz = cell(t, r, "clock_MHz");
+	readers = cell(t, r, "sms_reading");
+	print_message("%-4s %-3s SMs %3.0f: %8.1f GB/s, %5.2f B/clk/SM at %.0f MHz (map: near %s, far %s cycles; "
+		      "%s + %s of %s lines)\n", side, sms, readers, gbps, bpc, mhz, gp_table_get(t, r, "near_cycles"),
+		      gp_table_get(t, r, "far_cycles"), gp_table_get(t, r, "near_lines"), gp_table_get(t, r, "far_lines"),
+		      gp_table_get(t, r, "lines"));
+	assert_true(bpc > 0 && bpc <= 128 * 1.02);
+	assert_true(gbps > 0 && gbps <= 128 * readers * mhz * 1e6 / 1e9 * 1.02);
+	assert_true(readers == (!strcmp(sms, "one") ? 1 : cell(t, r, "sms_in_sides") > 0 ? cell(t, r, "sms_in_sides") : dev.sms));
+	if (cell(t, r, "sides") < 2)
+		return 0;
+	assert_true(cell(t, r, "sms_in_sides") >= 0.5 * dev.sms && cell(t, r, "sms_in_sides") <= dev.sms);
+	assert_true(cell(t, r, "near_lines") > 0 && cell(t, r, "far_lines") > 0);
+	assert_true(cell(t, r, "near_lines") + cell(t, r, "far_lines") == cell(t, r, "lines"));
+	return strcmp(side, "all") != 0;
+}
+
+static void test_side_bandwidth(void **state)
+{
+	static const char *const set[] = { "side", "near far all", "sms", "all one" };
+	struct gp_table *t;
+	int sided = 0;
+
+	NEED_GPU();
+	t = measure("bw_l2_side", set, 4);
+	assert_int_equal(t->nrows, 6);
+	for (size_t r = 0; r < t->nrows; r++)
+		sided += side_row_ok(t, r);
+	if (!sided)
+		print_message("no L2 sides detected on this GPU: near and far are n/a, all lines measured\n");
+	else
+		assert_int_equal(sided, 4); /* near and far, all SMs and one: both sides measured */
+	gp_table_free(t);
+}
+
+static void test_side_sass(void **state)
+{
+	char sm[16];
+
+	NEED_GPU();
+	if (!have_cuobjdump()) {
+		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
+		skip();
+	}
+	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
+	expect("l2map", sm, "l2side_stream", "LDG", "STRONG.GPU", L2SIDE_UNROLL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_every_sm_every_line),
+		cmocka_unit_test(test_side_bandwidth),
+		cmocka_unit_test(test_side_sass),
 		cmocka_unit_test(test_groups_far_above_near),
 		cmocka_unit_test(test_map_sass),
 		cmocka_unit_test(test_const_second_level),
