@@ -1,8 +1,8 @@
 /* cli_test.h — what the tests that run bin/gpuprobe as a child share: a fresh temporary directory
  * per test (removed even when a test fails, read-only directories included), the captured result
  * of a run, the "exit code and exactly one 'gpuprobe: ' line on stderr" check, small file helpers,
- * and a snapshot of a directory tree (paths, modes, contents) to prove earlier results untouched.
- * Include after cmocka.h. */
+ * a row appended to a CSV, and a snapshot of a directory tree (paths, modes, contents) to prove
+ * earlier results untouched. Include after cmocka.h. */
 #ifndef GP_CLI_TEST_H
 #define GP_CLI_TEST_H
 
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "table.h"
 
 struct result {
 	int status;             /* exit status, or 128 + signal */
@@ -205,6 +206,31 @@ static __attribute__((unused)) char *snapshot(const char *dir)
 	snapshot_into(f, dir);
 	fclose(f);
 	return buf;
+}
+
+/* One row more in the CSV at path: each named column (pairs of column and value, NULL-terminated)
+ * gets its value, every other column stays empty. It gives a copy of a committed run a row in a
+ * state no current run has an example of (a point that faulted, one n/a at a size the suite
+ * names), never a measured number. */
+static __attribute__((unused)) void append_row(const char *path, const char *const *cells)
+{
+	char err[256], **row;
+	struct gp_table *t = gp_table_load(path, err, sizeof err);
+
+	if (!t)
+		fail_msg("%s", err);
+	row = calloc(t->ncols, sizeof *row);
+	assert_non_null(row);
+	for (size_t i = 0; cells[i]; i += 2) {
+		const int c = gp_table_col(t, cells[i]);
+		if (c < 0)
+			fail_msg("%s has no column %s", path, cells[i]);
+		row[c] = (char *)cells[i + 1];
+	}
+	assert_int_equal(gp_table_append(t, row), 0);
+	assert_int_equal(gp_table_save(t, path), 0);
+	free(row);
+	gp_table_free(t);
 }
 
 #endif

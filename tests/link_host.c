@@ -27,7 +27,7 @@
 #include "suite.h"
 #include "cli_test.h"
 
-#define COMMITTED_RUN "results/h100-80gb-hbm3/20261123-155721"
+#define COMMITTED_RUN "results/h100-80gb-hbm3/20261124-100211"
 #define SEED_CUBIN "fuzz/corpus/cubin/seed_sm90.cubin"
 
 /* ---------------------------------------------------------------- the stand-in registry */

@@ -164,9 +164,11 @@ static void test_bad_input(void **state)
 }
 
 
-/* The H100's default-path random chase (committed run 20261122-145848): L1 rises gently from
- * 32 to 38 cycles before the jump to L2, which must not shrink the L1 capacity to the end of the
- * flat part; L2 near/far and HBM follow. */
+/* The H100's default-path random chase to 128 MiB (run 20261122-145848, retired from results/ for
+ * its clock-less tput_occupancy rows: `git show 3f7bb7d:results/h100-80gb-hbm3/20261122-145848/
+ * lat_mem.csv`; the reference run 20261124-100211's levels fall within the bounds below): L1
+ * rises gently from 32 to 38 cycles before the jump to L2, which must not shrink the L1 capacity
+ * to the end of the flat part; L2 near/far and HBM follow. */
 static void test_real_h100_capacities(void **state)
 {
 	static const double fp[] = { 1024, 4096, 16384, 65536, 131072, 163840, 196608, 229376, 262144,

@@ -33,14 +33,21 @@ struct run_case {
 	const char *svg[3][2]; /* charts that must show a text: (chart, text) */
 };
 
+/* Since c608cbd the default suite leaves out the GEMM points a tile cannot form (the ladder names
+ * them), so no current run has an n/a row at its largest square size: the default run's copy gets
+ * the row a suite naming the 12x12 kernel there writes, and its bar row must say why it is empty. */
+static const char *const sgemm_na_row[] = { "kernel", "sgemm_24_k1_12x12_base", "precision", "single", "m", "8192",
+					     "n", "8192", "k", "8192", "status",
+					     "n/a: needs m % 192, n % 192, k % 4 == 0", NULL };
+
 static const struct run_case runs[] = {
-	{ "results/h100-80gb-hbm3/20261123-155721", "default suite", 31, { { NULL } } },
-	{ "results/h100-80gb-hbm3/20261123-155712", "quick suite", 20, { { NULL } } },
+	{ "results/h100-80gb-hbm3/20261124-100211", "default suite", 48, { { NULL } } },
+	{ "results/h100-80gb-hbm3/20261124-100154", "quick suite", 29, { { NULL } } },
 	{ "results/h100-80gb-hbm3/20261123-170746", "paper: sgemm", 1, { { "sgemm", "Figure 9 steps at 12288" } } },
 	{ "results/h100-80gb-hbm3/20261123-170650", "paper: sgemm_shapes/occupancy/lda, dgemm", 4,
 	  { { "sgemm_occupancy", "m = n = k = 3072" }, { "sgemm_occupancy", "cuBLAS" }, { "sgemm_shapes", "4ww4w" } } },
 	{ "results/h100-80gb-hbm3/20261123-183015", "paper: sgemm_shapes", 1, { { "sgemm_shapes", "sgemm_43_tc3xtf32_128x256" } } },
-	{ "results/h100-80gb-hbm3/20261123-184557", "paper: throughput, stall, bank, register-bank", 11,
+	{ "results/h100-80gb-hbm3/20261124-062659", "paper suite: throughput, stall, bank, register-bank and the rest", 27,
 	  { { "regbank_ffma", "reuse on every source" } } },
 	{ "results/h100-80gb-hbm3/20261123-184704", "paper: memory latency and bandwidth", 6, { { NULL } } },
 	{ "results/h100-80gb-hbm3/20261123-184839", "paper: lat_ffma", 1, { { NULL } } },
@@ -164,6 +171,10 @@ static void check_run(const char *tmp, const struct run_case *c)
 
 	snprintf(dir, sizeof dir, "%s/%s", tmp, strrchr(c->run, '/') + 1);
 	copy_csvs(c->run, dir);
+	if (c == &runs[0]) {
+		snprintf(path, sizeof path, "%s/sgemm.csv", dir);
+		append_row(path, sgemm_na_row);
+	}
 	/* The wrapper keeps gnuplot's messages (the report shows them only when gnuplot fails). */
 	snprintf(log, sizeof log, "%s/gnuplot.log", tmp);
 	snprintf(wrapper, sizeof wrapper, "%s/gnuplot.sh", tmp);

@@ -1,7 +1,6 @@
-/* test_compare.c — `gpuprobe compare` on two synthetic runs and on the two committed H100 default
- * runs: rows are matched by parameter
- * columns, numeric columns compared as B / A, a difference flagged only beyond the larger
- * measured spread, and bad run directories refused. */
+/* test_compare.c — `gpuprobe compare` on two synthetic runs and on two committed H200 default
+ * runs: rows are matched by parameter columns, numeric columns compared as B / A, a difference
+ * flagged only beyond the larger measured spread, and bad run directories refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,20 +128,28 @@ static void test_compare_repeated_keys(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* The two committed default-suite runs (two H100 machines, two sessions, ladders of 33 and 45
- * SGEMM kernels): every experiment of both is matched, a stable number (FFMA latency, FFMA
- * rate) stays within its spread, and what only one run has (the 3xTF32 kernels) is left out. */
+/* Two committed default-suite runs (two H200 machines, two sessions, commits c608cbd and
+ * 0dc37d8: the later one has the Hopper-era experiments): every experiment of both is matched, a
+ * stable number (FFMA latency, FFMA rate) stays within its spread, and what only one run has
+ * (the Hopper-era experiments' tables) is left out. */
 static void test_compare_committed_runs(void **state)
 {
-	static const char *const a = "results/h100-80gb-hbm3/20261122-145848", *const b = "results/h100-80gb-hbm3/20261123-155721";
-	char out[] = "/tmp/gpuprobe-cmp-XXXXXX", cmd[1024], err[256];
+	static const char *const a = "results/h200/20261124-063552", *const b = "results/h200/20261124-102212";
+	static const char *const only_b[] = { "tput_wgmma", "lat_l2_map", "bw_tma", "lat_atomic" };
+	char out[] = "/tmp/gpuprobe-cmp-XXXXXX", cmd[1024], err[256], path[256];
 	struct gp_table *t;
 	double ratio = NAN;
-	size_t tc_rows = 0, ffma_rows = 0;
+	size_t only_b_rows = 0, ffma_rows = 0;
 	int fd, st;
 
 	if (access(a, R_OK) || access(b, R_OK))
 		fail_msg("committed runs %s, %s not readable (make test runs from the repository root)", a, b);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(only_b); i++) {
+		snprintf(path, sizeof path, "%s/%s.csv", a, only_b[i]);
+		assert_true(access(path, F_OK) != 0);
+		snprintf(path, sizeof path, "%s/%s.csv", b, only_b[i]);
+		assert_int_equal(access(path, R_OK), 0);
+	}
 	fd = mkstemp(out);
 	assert_true(fd >= 0);
 	close(fd);
@@ -154,12 +161,12 @@ static void test_compare_committed_runs(void **state)
 	if (!t)
 		fail_msg("compare output is not a table: %s", err);
 	assert_true(t->nrows > 5000);
-	assert_string_equal(find(t, "", "device_name", "b"), "NVIDIA H100 80GB HBM3");
+	assert_string_equal(find(t, "", "device_name", "b"), "NVIDIA H200");
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *e = gp_table_get(t, r, "experiment"), *k = gp_table_get(t, r, "key"),
 			   *c = gp_table_get(t, r, "column");
-		if (!strcmp(e, "sgemm") && strstr(k, "tc3xtf32"))
-			tc_rows++;
+		for (size_t i = 0; i < GP_ARRAY_SIZE(only_b); i++)
+			only_b_rows += !strcmp(e, only_b[i]);
 		if (!strcmp(e, "lat_ffma") && !strcmp(k, "operand=reg threads=1 #0") &&
 		    !strcmp(c, "cycles_per_ffma_min")) {
 			assert_int_equal(gp_table_get_double(t, r, "ratio_b_over_a", &ratio), 0);
@@ -174,7 +181,7 @@ static void test_compare_committed_runs(void **state)
 		}
 	}
 	assert_int_equal(ffma_rows, 2);
-	assert_int_equal(tc_rows, 0); /* only in B: not compared */
+	assert_int_equal(only_b_rows, 0); /* only in B: not compared */
 	gp_table_free(t);
 }
 

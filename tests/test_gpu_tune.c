@@ -27,7 +27,7 @@
 
 #include "gpu_test.h"
 
-#define RUN "results/h100-80gb-hbm3/20261122-145848"
+#define RUN "results/h100-80gb-hbm3/20261124-100211"
 #define SIZE 512
 
 static void test_measure_and_pick(void **state)

@@ -2,7 +2,8 @@
  *
  * Hand-computed arithmetic (sAI, register need, intensities, bank accounting, M001 with Example
  * 1-like numbers), roofline classification on a synthetic machine, and gp_models_write on a
- * copy of the committed run: one row per ok SGEMM kernel in both CSVs, files complete. */
+ * copy of the committed run: one row per ok FFMA SGEMM kernel in both CSVs (none for the 3xTF32
+ * kernels, which have no FFMA tile), files complete. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +20,7 @@
 #include "sgemm.h"
 #include "table.h"
 
-#define RUN "results/h100-80gb-hbm3/20261122-145848"
+#define RUN "results/h100-80gb-hbm3/20261124-100211"
 
 static struct gp_machine synth(void)
 {
@@ -199,18 +200,18 @@ static void test_committed_run(void **state)
 	assert_non_null(s);
 	assert_non_null(roof);
 	assert_non_null(mod);
-	/* Every kernel with an ok row (cuBLAS aside) has one row in each file. */
+	/* Every kernel with an ok row and an FFMA tile has one row in each file; cuBLAS and the
+	 * 3xTF32 tensor-core kernels (no FFMA tile: the models do not describe them) have none. */
 	for (size_t r = 0; r < s->nrows; r++) {
 		const char *k = gp_table_get(s, r, "kernel"), *st = gp_table_get(s, r, "status");
-		int found = 0, dup = 0;
+		int found = 0;
 		if (strncmp(k, "sgemm_", 6) || strcmp(st, "ok"))
 			continue;
 		for (size_t q = 0; q < roof->nrows; q++)
-			if (!strcmp(gp_table_get(roof, q, "kernel"), k))
-				found++, dup += found > 1;
-		assert_int_equal(found, 1);
-		(void)dup;
-		ok++;
+			found += !strcmp(gp_table_get(roof, q, "kernel"), k);
+		if (found != (gp_tile_find(k) ? 1 : 0))
+			fail_msg("%s: %d rows in roofline.csv", k, found);
+		ok += found;
 	}
 	assert_int_equal(roof->nrows, mod->nrows);
 	assert_true(ok >= 20);
@@ -225,7 +226,7 @@ static void test_committed_run(void **state)
 		assert_float_equal(ig, 32.0, 1e-9);
 		assert_string_equal(gp_table_get(roof, q, "bound"), "fp32");
 		assert_true(meas > 40000 && meas < fp);
-		assert_true(fp > 60000 && fp < 70000);   /* 126.5 x 2 x 132 x 1980 MHz */
+		assert_true(fp > 60000 && fp < 70000);   /* 126.4 x 2 x 132 x 1980 MHz */
 	}
 	/* No temporary files left behind. */
 	snprintf(path, sizeof path, "ls %s | grep -c tmp", dir);

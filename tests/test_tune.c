@@ -25,7 +25,7 @@
 #include "tune.h"
 #include "cli_test.h"
 
-#define RUN "results/h100-80gb-hbm3/20261122-145848"
+#define RUN "results/h100-80gb-hbm3/20261124-100211"
 
 static const char *const want_cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
 	"gflops_predicted", "gflops_measured", "size", "gflops_measured_now", "measured_now_over_predicted",
