@@ -74,8 +74,12 @@ wait_for() {
 }
 
 host=$(hostname -s)
-# Ports of their own, so that another Slurm (or another run of this test) is not disturbed.
+# Ports of their own, so that another Slurm (or another run of this test) is not disturbed: two
+# free ones in a row (nothing answers there).
 port=$((20000 + $$ % 20000))
+while (: </dev/tcp/127.0.0.1/$port) 2>/dev/null || (: </dev/tcp/127.0.0.1/$((port + 1))) 2>/dev/null; do
+	port=$((port + 2))
+done
 mkdir -p "$T/state" "$T/spool" "$T/out" "$T/results"
 dd if=/dev/urandom of="$T/munge.key" bs=1024 count=1 status=none && chmod 400 "$T/munge.key"
 cat >"$T/slurm.conf" <<EOF
