@@ -70,7 +70,10 @@ TEST_SRC := $(wildcard tests/test_*.c)
 # kernel names in the fatbins: once such a test skips on GP_NO_IMAGE, its program can leave
 # this list).
 TEST_NEEDS_KERNELS := tests/test_tsm2.c tests/test_sgemm.c
-TEST_HOST_SRC := $(filter-out tests/test_gpu% $(TEST_NEEDS_KERNELS),$(TEST_SRC))
+# And the programs whose subject is a run of bin/gpuprobe through the stub driver (mk/stub.mk):
+# the host-only binary has no kernels to run.
+TEST_NEEDS_BINARY := tests/test_stub_run.c
+TEST_HOST_SRC := $(filter-out tests/test_gpu% $(TEST_NEEDS_KERNELS) $(TEST_NEEDS_BINARY),$(TEST_SRC))
 DEF_SRC := $(sort $(wildcard probes/*.def)) $(sort $(wildcard bench/*.def))
 
 # The host code is one library, linked either with the kernels (libgp.a: the binary, the tests)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 struct gp_cu gp_cu;
+const char *gp_cu_stub;
 
 #define GP_STR2(x) #x
 #define GP_STR(x) GP_STR2(x)
@@ -32,6 +33,7 @@ int gp_cu_load(char *why, size_t whylen)
 	}
 		GP_CU_FUNCS(GP_CU_RESOLVE)
 #undef GP_CU_RESOLVE
+		gp_cu_stub = dlsym(lib, GP_STR(GP_CU_STUB_SYMBOL));
 	}
 	r = gp_cu.cuInit(0);
 	if (r != CUDA_SUCCESS) {

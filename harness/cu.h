@@ -34,6 +34,12 @@ struct gp_cu {
 /* The loaded table; valid after gp_cu_load() returned 0. */
 extern struct gp_cu gp_cu;
 
+/* The test stub (tests/stub/cuda_stub.c) exports this string; where the libcuda.so.1 loaded has
+ * it, gp_cu_stub points to it (else NULL), and every result made through it is labelled: meta.csv's
+ * stub_driver, the report's banner, `fleet`'s device column. */
+#define GP_CU_STUB_SYMBOL gpuprobe_stub_driver
+extern const char *gp_cu_stub;
+
 /* Load libcuda and call cuInit. On failure writes a one-line reason to why and returns GP_ENOGPU. */
 int gp_cu_load(char *why, size_t whylen);
 

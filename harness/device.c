@@ -120,6 +120,8 @@ size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t ma
 
 	KV("device_ordinal", "%d", d->ordinal);
 	KV("device_name", "%s", d->name);
+	if (gp_cu_stub)
+		KV("stub_driver", "%s", gp_cu_stub);
 	KV("device_uuid", "%s", d->uuid);
 	KV("compute_capability", "%d.%d", d->cc_major, d->cc_minor);
 	KV("sm_count", "%d", d->sms);

@@ -7,25 +7,38 @@
  * the second differences too small to matter when every card agrees to the last digit. With
  * fewer than three runs there is no fleet to be an outlier of: the rows give the spread only.
  * Tidy CSV on stdout (key, unit, run, device, value, median, rel_dev_pct, outlier); the outlier
- * GPUs, one line each, on stderr; with --md FILE the same as a Markdown page. */
+ * GPUs, the runs that did not complete and the runs made through the stub driver, one line each,
+ * on stderr; with --md FILE a Markdown page: the runs (host, device, status, outlier keys), then
+ * the keys.
+ *
+ * An argument that is not a run directory (no meta.csv) is a results root: the run directories
+ * below it (GP_FLEET_DEPTH levels, in name order) are the fleet, so the root a Slurm array job
+ * wrote (scripts/slurm/gpuprobe.sbatch: <root>/<job>/<host>/gpu<N>/<gpu>/<stamp>) is one argument. */
 #include "gp.h"
 #include "fleet.h"
 #include "md.h"
 #include "table.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct fleet_run {
-	const char *dir;
+	char *dir;
 	struct gp_table *meta, *prof;
-	char device[160];
-	int outliers;
+	char device[256];
+	int stub, outliers;
+};
+
+struct fleet {
+	struct fleet_run *runs;
+	int n;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -73,29 +86,109 @@ static const char *kv(const struct gp_table *t, const char *key)
 	return NULL;
 }
 
-static int load_run(struct fleet_run *f, const char *dir)
+static const char *meta_or(const struct fleet_run *f, const char *key, const char *dflt)
+{
+	const char *v = kv(f->meta, key);
+
+	return v && *v ? v : dflt;
+}
+
+static int is_run_dir(const char *dir)
+{
+	char path[PATH_MAX];
+
+	return snprintf(path, sizeof path, "%s/meta.csv", dir) < (int)sizeof path && !access(path, F_OK);
+}
+
+static int add_run(struct fleet *fl, const char *dir)
+{
+	if (fl->n == GP_FLEET_MAX_RUNS) {
+		gp_err("fleet: more than %d run directories", GP_FLEET_MAX_RUNS);
+		return GP_EUSAGE;
+	}
+	if (!(fl->runs[fl->n].dir = gp_strdup(dir)))
+		return GP_EFAIL;
+	fl->n++;
+	return 0;
+}
+
+/* The run directories below root, depth levels down, in name order; dot entries are skipped. */
+static int collect(struct fleet *fl, const char *root, int depth)
+{
+	struct dirent **ents;
+	int n = scandir(root, &ents, NULL, alphasort), rc = 0;
+
+	if (n < 0) {
+		gp_err("fleet: %s: %s", root, strerror(errno));
+		return GP_EUSAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!rc && ents[i]->d_name[0] != '.' &&
+		    snprintf(path, sizeof path, "%s/%s", root, ents[i]->d_name) < (int)sizeof path &&
+		    !stat(path, &st) && S_ISDIR(st.st_mode)) {
+			if (is_run_dir(path))
+				rc = add_run(fl, path);
+			else if (depth > 1)
+				rc = collect(fl, path, depth - 1);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
+}
+
+/* Each argument: a run directory, or a results root holding some. */
+static int expand(struct fleet *fl, int nargs, char **args)
+{
+	for (int i = 0; i < nargs; i++) {
+		const int before = fl->n;
+		int rc;
+
+		if (is_run_dir(args[i]))
+			rc = add_run(fl, args[i]);
+		else if (!(rc = collect(fl, args[i], GP_FLEET_DEPTH)) && fl->n == before) {
+			gp_err("fleet: %s is not a gpuprobe run directory and holds none (no meta.csv in it or "
+			       "%d levels below it)", args[i], GP_FLEET_DEPTH);
+			rc = GP_EUSAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	if (fl->n < 2) {
+		gp_err("fleet: give 2 to %d run directories, not %d", GP_FLEET_MAX_RUNS, fl->n);
+		return GP_EUSAGE;
+	}
+	return 0;
+}
+
+static int load_run(struct fleet_run *f)
 {
 	char path[PATH_MAX], err[256];
 
-	f->dir = dir;
-	snprintf(path, sizeof path, "%s/meta.csv", dir);
+	snprintf(path, sizeof path, "%s/meta.csv", f->dir);
 	if (!(f->meta = gp_table_load(path, err, sizeof err))) {
-		gp_err("fleet: %s is not a gpuprobe run directory (%s)", dir, err);
+		gp_err("fleet: %s is not a gpuprobe run directory (%s)", f->dir, err);
 		return GP_EUSAGE;
 	}
-	snprintf(path, sizeof path, "%s/profile.csv", dir);
+	snprintf(path, sizeof path, "%s/profile.csv", f->dir);
 	if (!(f->prof = gp_table_load(path, err, sizeof err)) || gp_table_col(f->prof, "key") < 0 ||
 	    gp_table_col(f->prof, "value") < 0) {
 		gp_err("fleet: %s: %s", path, f->prof ? "no key,value columns" : err);
 		return GP_ECONFIG;
 	}
-	snprintf(f->device, sizeof f->device, "%s %s", kv(f->meta, "device_name") ? kv(f->meta, "device_name") : "?",
-		 kv(f->meta, "device_uuid") ? kv(f->meta, "device_uuid") : "");
+	/* The stub driver's runs say so wherever a device is named (tests/stub/cuda_stub.c). */
+	f->stub = kv(f->meta, "stub_driver") != NULL;
+	snprintf(f->device, sizeof f->device, "%s %s%s", meta_or(f, "device_name", "?"), meta_or(f, "device_uuid", ""),
+		 f->stub ? " [stub driver: not a measurement]" : "");
 	return 0;
 }
 
-/* One key over every run that has it: CSV rows and, with md, a table row. */
-static void one_key(struct fleet_run *runs, size_t n, const char *key, const char *unit, struct gp_table *out,
+/* One key over every run that has it: CSV rows and, with md, a table row; 0 where no run has a
+ * number for it (a level "none detected" everywhere). */
+static int one_key(struct fleet_run *runs, size_t n, const char *key, const char *unit, struct gp_table *out,
 		    FILE *md)
 {
 	double x[GP_FLEET_MAX_RUNS], med, mad;
@@ -107,7 +200,7 @@ static void one_key(struct fleet_run *runs, size_t n, const char *key, const cha
 		m += (size_t)have[i];
 	}
 	if (gp_fleet_stats(x, m, &med, &mad))
-		return;
+		return 0;
 	if (md) {
 		gp_md_str(md, key);
 		gp_md_str(md, unit);
@@ -135,68 +228,130 @@ static void one_key(struct fleet_run *runs, size_t n, const char *key, const cha
 	}
 	if (md)
 		gp_md_end(md);
+	return 1;
 }
 
-int gp_cmd_fleet(int nruns, char **dirs, const char *md_path)
+/* Every key, in the order the first run that has it lists them, each once; the number of keys. */
+static size_t all_keys(struct fleet *fl, struct gp_table *out, FILE *md)
+{
+	size_t nkeys = 0;
+
+	for (int i = 0; i < fl->n; i++)
+		for (size_t r = 0; r < fl->runs[i].prof->nrows; r++) {
+			const char *key = gp_table_get(fl->runs[i].prof, r, "key");
+			int seen = 0;
+			for (int j = 0; j < i && !seen; j++)
+				seen = kv(fl->runs[j].prof, key) != NULL;
+			for (size_t q = 0; q < r && !seen; q++)
+				seen = !strcmp(gp_table_get(fl->runs[i].prof, q, "key"), key);
+			if (seen)
+				continue;
+			nkeys += (size_t)one_key(fl->runs, (size_t)fl->n, key,
+						 gp_table_get(fl->runs[i].prof, r, "unit") ?: "", out, md);
+		}
+	return nkeys;
+}
+
+/* The page: a stub warning where it applies, the runs, then the keys (written to keys first). */
+static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *keys)
+{
+	fprintf(md, "# gpuprobe fleet: %d runs\n\n", fl->n);
+	if (nstub)
+		fprintf(md, "> **Not measurements.** %d of these %d runs went through gpuprobe's stub driver "
+			    "(meta.csv `stub_driver`): no kernel ran on a GPU, and their values describe none.\n\n",
+			nstub, fl->n);
+	fprintf(md, "## Runs\n\n");
+	gp_md_header(md, "#", "run", "host", "device", "status", "outlier keys");
+	for (int i = 0; i < fl->n; i++) {
+		const struct fleet_run *f = &fl->runs[i];
+		char num[16];
+		snprintf(num, sizeof num, "%d", i + 1);
+		gp_md_str(md, num);
+		gp_md_str(md, f->dir);
+		gp_md_str(md, meta_or(f, "hostname", "?"));
+		gp_md_str(md, f->device);
+		gp_md_str(md, meta_or(f, "status", "?"));
+		gp_md_num(md, f->outliers);
+		gp_md_end(md);
+	}
+	fprintf(md, "\n## Keys\n\nEach profile key's median over the runs; a value in bold lies more than %.1f robust "
+		    "standard deviations and %.0f %% from it (with 3 runs or more).\n\n| key | unit | median |",
+		GP_FLEET_MADS, 100 * GP_FLEET_FLOOR);
+	for (int i = 0; i < fl->n; i++)
+		fprintf(md, " #%d |", i + 1);
+	fprintf(md, "\n|---|---|---|");
+	for (int i = 0; i < fl->n; i++)
+		fprintf(md, "---|");
+	fprintf(md, "\n%s", keys);
+}
+
+/* stderr: the outlier GPUs, the runs that did not complete, the stub's runs, and a summary. */
+static void tell(const struct fleet *fl, size_t nkeys, int nstub)
+{
+	int nout = 0, nhosts = 0;
+
+	for (int i = 0; i < fl->n; i++) {
+		const struct fleet_run *f = &fl->runs[i];
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(meta_or(f, "hostname", "?"), meta_or(&fl->runs[j], "hostname", "?"));
+		nhosts += !seen;
+		nout += f->outliers > 0;
+		if (f->outliers)
+			gp_err("fleet: outlier: %s (%s) on %d key%s", f->dir, f->device, f->outliers,
+			       f->outliers == 1 ? "" : "s");
+		if (strcmp(meta_or(f, "status", "?"), "complete"))
+			gp_err("fleet: not complete: %s (%s on %s): status %s", f->dir, f->device,
+			       meta_or(f, "hostname", "?"), meta_or(f, "status", "?"));
+	}
+	if (nstub)
+		gp_err("fleet: %d of %d runs went through the stub driver: their values are not measurements", nstub,
+		       fl->n);
+	gp_info("gpuprobe: fleet: %d runs on %d host%s, %zu key%s, %d outlier GPU%s%s\n", fl->n, nhosts,
+		nhosts == 1 ? "" : "s", nkeys, nkeys == 1 ? "" : "s", nout, nout == 1 ? "" : "s",
+		fl->n < 3 ? " (no outlier rule below 3 runs)" : "");
+}
+
+int gp_cmd_fleet(int nargs, char **args, const char *md_path)
 {
 	static const char *const cols[] = { "key", "unit", "run", "device", "value", "median", "rel_dev_pct", "outlier" };
-	struct fleet_run runs[GP_FLEET_MAX_RUNS] = { { 0 } };
+	struct fleet fl = { calloc(GP_FLEET_MAX_RUNS, sizeof *fl.runs), 0 };
 	struct gp_table *out = gp_table_new(cols, GP_ARRAY_SIZE(cols));
-	FILE *md = NULL;
-	char tmp[PATH_MAX + 32];
-	int rc = 0;
+	char tmp[PATH_MAX + 32], *keys = NULL;
+	size_t keys_len = 0, nkeys;
+	FILE *md = NULL, *kmd = NULL;
+	int rc = 0, nstub = 0;
 
-	if (!out)
-		return GP_EFAIL;
-	if (nruns < 2 || nruns > GP_FLEET_MAX_RUNS) {
-		gp_table_free(out);
-		gp_err("fleet: give 2 to %d run directories, not %d", GP_FLEET_MAX_RUNS, nruns);
-		return GP_EUSAGE;
+	if (!out || !fl.runs) {
+		rc = GP_EFAIL;
+		goto done;
 	}
-	for (int i = 0; i < nruns && !rc; i++)
-		rc = load_run(&runs[i], dirs[i]);
+	rc = expand(&fl, nargs, args);
+	for (int i = 0; i < fl.n && !rc; i++) {
+		rc = load_run(&fl.runs[i]);
+		nstub += fl.runs[i].stub;
+	}
 	if (!rc && md_path) {
 		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", md_path, (long)getpid());
-		if (!(md = fopen(tmp, "w"))) {
+		if (!(md = fopen(tmp, "w")) || !(kmd = open_memstream(&keys, &keys_len))) {
 			gp_err("fleet: cannot write %s: %s", tmp, strerror(errno));
 			rc = GP_EIO;
 		}
 	}
 	if (rc)
 		goto done;
-	if (md) {
-		fprintf(md, "# gpuprobe fleet: %d runs\n\nEach key's median over the runs; a value in bold lies more "
-			    "than %.1f robust standard deviations and %.0f %% from it.\n\n| key | unit | median |",
-			nruns, GP_FLEET_MADS, 100 * GP_FLEET_FLOOR);
-		for (int i = 0; i < nruns; i++)
-			fprintf(md, " %s (%s) |", runs[i].device, runs[i].dir);
-		fprintf(md, "\n|---|---|---|");
-		for (int i = 0; i < nruns; i++)
-			fprintf(md, "---|");
-		fputc('\n', md);
-	}
-	/* Keys in the order the first run that has them lists them; each once. */
-	for (int i = 0; i < nruns; i++)
-		for (size_t r = 0; r < runs[i].prof->nrows; r++) {
-			const char *key = gp_table_get(runs[i].prof, r, "key");
-			int seen = 0;
-			for (int j = 0; j < i && !seen; j++)
-				seen = kv(runs[j].prof, key) != NULL;
-			for (size_t q = 0; q < r && !seen; q++)
-				seen = !strcmp(gp_table_get(runs[i].prof, q, "key"), key);
-			if (!seen)
-				one_key(runs, (size_t)nruns, key, gp_table_get(runs[i].prof, r, "unit") ?: "", out, md);
-		}
+	nkeys = all_keys(&fl, out, kmd);
 	if (gp_table_write(out, stdout) || fflush(stdout)) {
 		gp_err("fleet: cannot write the comparison to stdout");
 		rc = GP_EIO;
 	}
-	for (int i = 0; i < nruns; i++)
-		if (runs[i].outliers)
-			gp_err("fleet: outlier: %s (%s) on %d key%s", runs[i].dir, runs[i].device, runs[i].outliers,
-			       runs[i].outliers == 1 ? "" : "s");
+	tell(&fl, nkeys, nstub);
 	if (md) {
-		const int bad = fclose(md) != 0;
+		int bad = fclose(kmd) != 0;
+		kmd = NULL;
+		if (!bad)
+			write_md(md, &fl, nstub, keys);
+		bad |= fclose(md) != 0;
 		md = NULL;
 		if (bad || rename(tmp, md_path)) {
 			gp_err("fleet: cannot write %s: %s", md_path, strerror(errno));
@@ -205,14 +360,19 @@ int gp_cmd_fleet(int nruns, char **dirs, const char *md_path)
 		}
 	}
 done:
+	if (kmd)
+		fclose(kmd);
 	if (md) {
 		fclose(md);
 		unlink(tmp);
 	}
+	free(keys);
 	gp_table_free(out);
-	for (int i = 0; i < nruns; i++) {
-		gp_table_free(runs[i].meta);
-		gp_table_free(runs[i].prof);
+	for (int i = 0; fl.runs && i < fl.n; i++) {
+		free(fl.runs[i].dir);
+		gp_table_free(fl.runs[i].meta);
+		gp_table_free(fl.runs[i].prof);
 	}
+	free(fl.runs);
 	return rc;
 }

@@ -7,12 +7,14 @@
 #define GP_FLEET_MAX_RUNS 256
 #define GP_FLEET_MADS 3.5   /* robust standard deviations from the median */
 #define GP_FLEET_FLOOR 0.03 /* and at least this far, relative, to count */
+#define GP_FLEET_DEPTH 6    /* levels below a results root searched for run directories */
 
 /* Median and median absolute deviation of x[0..n-1]; -1 for n == 0 or no memory. */
 int gp_fleet_stats(const double *x, size_t n, double *median, double *mad);
 /* x is an outlier of a fleet of n with this median and MAD (n >= 3, both rules). */
 int gp_fleet_outlier(double x, double median, double mad, size_t n);
-/* `gpuprobe fleet [--md FILE] RUN...`: tidy CSV on stdout, outliers on stderr. */
-int gp_cmd_fleet(int nruns, char **dirs, const char *md_path);
+/* `gpuprobe fleet [--md FILE] RUN|ROOT...`: tidy CSV on stdout, outliers, incomplete runs and the
+ * stub driver's runs on stderr. An argument without meta.csv is a root: its run directories. */
+int gp_cmd_fleet(int nargs, char **args, const char *md_path);
 
 #endif

@@ -291,8 +291,14 @@ int gp_cmd_report(const char *dir, int plots_only)
 			goto done;
 		}
 		fprintf(md, "# gpuprobe report: %s\n\n", meta_get(meta, "device_name"));
-		fprintf(md, "Run `%s`. Every number below was measured in this run unless a column says "
-			    "\"paper\" or \"published\".\n\n| key | value |\n|---|---|\n", dir);
+		if (*meta_get(meta, "stub_driver"))
+			fprintf(md, "> **Not a measurement.** Run `%s` went through gpuprobe's stub driver (meta.csv "
+				    "`stub_driver`: %s): no kernel ran on a GPU, and no number below describes "
+				    "one.\n\n| key | value |\n|---|---|\n",
+				dir, meta_get(meta, "stub_driver"));
+		else
+			fprintf(md, "Run `%s`. Every number below was measured in this run unless a column says "
+				    "\"paper\" or \"published\".\n\n| key | value |\n|---|---|\n", dir);
 		for (size_t i = 0; i < GP_ARRAY_SIZE(meta_keys); i++)
 			fprintf(md, "| %s | %s |\n", meta_keys[i], meta_get(meta, meta_keys[i]));
 		fputc('\n', md);

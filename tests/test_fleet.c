@@ -1,5 +1,7 @@
 /* test_fleet.c — the fleet comparison: the robust outlier rule, and `fleet` over synthetic runs
- * (a slow card among four is named; two runs give spreads but no outlier; bad input fails). */
+ * (a slow card among four is named; two runs give spreads but no outlier; bad input fails; a
+ * results root stands for the runs below it, as a Slurm job leaves them, and the stub driver's
+ * runs are labelled wherever a device is named). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 
 #include "gp.h"
 #include "fleet.h"
+
+#include <ftw.h>
 
 static void test_stats_and_rule(void **state)
 {
@@ -123,11 +127,101 @@ static void test_fleet_names_the_slow_card(void **state)
 	rmdir(root);
 }
 
+static void mkdirs(const char *path)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0700);
+			*p = '/';
+		}
+	assert_true(mkdir(buf, 0700) == 0 || access(buf, F_OK) == 0);
+}
+
+/* root/<job>/<host>/gpu<N>/<gpu>/<stamp>, as scripts/slurm/gpuprobe.sbatch writes it. */
+static void make_slurm_run(const char *root, const char *host, int gpu, int stub, const char *status, double bw)
+{
+	char dir[512], meta[512], prof[256];
+
+	snprintf(dir, sizeof dir, "%s/17/%s/gpu%d/%s/20261124-100000", root, host, gpu, stub ? "stub" : "h100");
+	mkdirs(dir);
+	snprintf(meta, sizeof meta, "key,value\ndevice_name,%s\ndevice_uuid,GPU-%s-%d\n%shostname,%s\nstatus,%s\n",
+		 stub ? "gpuprobe stub driver (no GPU)" : "NVIDIA H100 80GB HBM3", host, gpu,
+		 stub ? "stub_driver,\"gpuprobe test stub: no value is a measurement\"\n" : "", host, status);
+	write_file(dir, "meta.csv", meta);
+	snprintf(prof, sizeof prof, "key,value,unit,method,source\nhbm_read_GBps,%g,GB/s,m,bw_hbm\n", bw);
+	write_file(dir, "profile.csv", prof);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void test_fleet_of_a_results_root(void **state)
+{
+	char root[] = "/tmp/gp_fleet_root.XXXXXX", md_path[600], empty[600], *args[2], *out, *md;
+	int rc;
+
+	assert_non_null(mkdtemp(root));
+	make_slurm_run(root, "node1", 0, 0, "complete", 3000);
+	make_slurm_run(root, "node1", 1, 0, "complete", 3010);
+	make_slurm_run(root, "node2", 0, 0, "faults", 2400);
+	make_slurm_run(root, "node3", 0, 1, "invalid-results", 3005);
+	snprintf(empty, sizeof empty, "%s/empty/a/b", root);
+	mkdirs(empty);
+	/* The root: its four runs, in name order; the stub's labelled; the Markdown page lists them. */
+	args[0] = root;
+	snprintf(md_path, sizeof md_path, "%s/FLEET.md", root);
+	{
+		char path[] = "/tmp/gp_fleet_out.XXXXXX";
+		const int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
+		assert_true(fd >= 0);
+		fflush(stdout);
+		dup2(fd, STDOUT_FILENO);
+		rc = gp_cmd_fleet(1, args, md_path);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		close(fd);
+		out = gp_read_file(path, NULL);
+		unlink(path);
+	}
+	assert_int_equal(rc, 0);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "/17/node1/gpu0/h100/20261124-100000,NVIDIA H100 80GB HBM3 GPU-node1-0,3000,"));
+	assert_non_null(strstr(out, "/17/node3/gpu0/stub/20261124-100000,gpuprobe stub driver (no GPU) GPU-node3-0 "
+				    "[stub driver: not a measurement],3005,"));
+	assert_non_null(strstr(out, "/17/node2/gpu0/h100/20261124-100000,NVIDIA H100 80GB HBM3 GPU-node2-0,2400,"
+				    "3002.5,-20.0666,1\n"));
+	free(out);
+	md = gp_read_file(md_path, NULL);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "> **Not measurements.** 1 of these 4 runs went through gpuprobe's stub driver"));
+	assert_non_null(strstr(md, "| 3 | "));
+	assert_non_null(strstr(md, "/17/node2/gpu0/h100/20261124-100000 | node2 | NVIDIA H100 80GB HBM3 GPU-node2-0 | "
+				   "faults | 1 |"));
+	assert_null(strstr(md, "| 5 | "));
+	free(md);
+	/* A directory with no run in it or below it is refused, as one with a single run is. */
+	args[0] = empty;
+	free(fleet(1, args, &rc));
+	assert_int_equal(rc, GP_EUSAGE);
+	snprintf(empty, sizeof empty, "%s/17/node1/gpu0", root);
+	free(fleet(1, args, &rc));
+	assert_int_equal(rc, GP_EUSAGE);
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_and_rule),
 		cmocka_unit_test(test_fleet_names_the_slow_card),
+		cmocka_unit_test(test_fleet_of_a_results_root),
 	};
 
 	return cmocka_run_group_tests_name("fleet", tests, NULL, NULL);

@@ -6,8 +6,10 @@
  * *.tmp.* file, every earlier file byte for byte as it was (compared by snapshots of the whole
  * tree). Root ignores permission bits: the chmod tests then say they are skipped and the
  * root-proof variants (a path under a regular file, a directory in the way of a rename) still
- * run. Interrupting a real run needs a GPU and skips without one. The binary is $GPUPROBE, else
- * bin/gpuprobe. Bad input (malformed cubins, suites and CSVs) is test_badinput.c's. */
+ * run. A real run, interrupted or refused its results directory, goes through the stub driver
+ * where make test provides it (stub_test.h), and through the GPU where there is one. The binary
+ * is $GPUPROBE, else bin/gpuprobe. Bad input (malformed cubins, suites and CSVs) is
+ * test_badinput.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@
 #include "cli_test.h"
 #include "child_test.h"
 #include "experiment.h"
+#include "stub_test.h"
 #include "table.h"
 
 /* ---------------------------------------------------------------- (a) unwritable results */
@@ -74,17 +77,27 @@ static void test_output_under_a_file(void **state)
 	result_free(&r);
 
 	/* run --out: the results root is made only after the GPU was found, so without one the
-	 * refusal is "no GPU" (4); either way nothing may appear. */
+	 * refusal is "no GPU" (4); through the stub driver, or on a GPU, it is the I/O error (6);
+	 * either way nothing may appear. */
 	snprintf(out, sizeof out, "%s/results", file);
 	r = RUN("-q", "run", "--out", out, "--reps", "1", "lat_ffma");
 	if (no_gpu) {
-		print_message("no GPU: run --out under a file can only be refused as 'no GPU' here\n");
+		print_message("no GPU: run --out under a file is refused as 'no GPU' here\n");
 		one_line_error(&r, GP_ENOGPU, NULL);
 	} else {
 		one_line_error(&r, GP_EIO, "plain-file");
 	}
 	assert_unchanged(*state, before, &r);
 	result_free(&r);
+	if (stub_ld_path[0]) {
+		const char *const env[] = { stub_ld_path, NULL };
+		r = RUN_WITH(&((struct spawn){ env, -1, 0 }), "-q", "run", "--out", out, "--reps", "1", "lat_ffma");
+		one_line_error(&r, GP_EIO, "plain-file");
+		assert_unchanged(*state, before, &r);
+		result_free(&r);
+	} else {
+		print_message("%s: run --out under a file not tried through the stub driver\n", no_stub_why);
+	}
 	free(before);
 }
 
@@ -274,10 +287,25 @@ static int new_run_dir(const char *root, const char *except, char *found, size_t
 	return hit;
 }
 
-/* A real run interrupted (GPU only): SIGTERM to gpuprobe alone, SIGINT to its process group as
- * a terminal's Ctrl-C sends it. Expect exit 9, the run directory on stdout, meta.csv saying
- * "interrupted", every CSV readable, no temporary file and the earlier run untouched. */
-static void interrupt_run(const char *dir, int sig, int group)
+/* How a run to interrupt is made: through a GPU, long points (about 2 s each on an H100: 256M
+ * dependent FFMAs per launch, 4 launches); through the stub driver, short work whose every launch
+ * takes 150 ms (0.6 s a point). Either way the signal lands while a point is in flight and many
+ * are still to come. */
+struct interrupt_how {
+	const char *const *env; /* extra environment of the run */
+	const char *iters;      /* lat_ffma's chain length */
+	unsigned delay_us;      /* from the run's meta.csv to the signal */
+	const char *what;
+};
+
+static const char *const stub_env[] = { stub_ld_path, "GPUPROBE_STUB_KERNEL_MS=150", NULL };
+static const struct interrupt_how on_gpu = { NULL, "1000000", 1500000, "GPU" };
+static const struct interrupt_how on_stub = { stub_env, "1024", 300000, "stub driver" };
+
+/* A real run interrupted: SIGTERM to gpuprobe alone, SIGINT to its process group as a terminal's
+ * Ctrl-C sends it. Expect exit 9, the run directory on stdout, meta.csv saying "interrupted",
+ * every CSV readable, no temporary file and the earlier run untouched. */
+static void interrupt_run(const char *dir, int sig, int group, const struct interrupt_how *how)
 {
 	char root[PATH_MAX], run[PATH_MAX], path[PATH_MAX + 32], earlier[PATH_MAX + 32], err[256];
 	char *before;
@@ -285,7 +313,7 @@ static void interrupt_run(const char *dir, int sig, int group)
 	struct result r;
 	int found = 0;
 
-	snprintf(root, sizeof root, "%s/results-%d", dir, sig);
+	snprintf(root, sizeof root, "%s/results-%d%s", dir, sig, how->env ? "-stub" : "");
 	snprintf(earlier, sizeof earlier, "%s/earlier-gpu", root);
 	assert_int_equal(mkdir(root, 0700), 0);
 	assert_int_equal(mkdir(earlier, 0700), 0);
@@ -294,13 +322,14 @@ static void interrupt_run(const char *dir, int sig, int group)
 	make_run_dir(earlier, 4, "# an earlier report\n");
 	before = snapshot(earlier);
 
-	/* Long points (about 2 s each on an H100: 256M dependent FFMAs per launch, 4 launches), so
-	 * the signal lands while one is in flight and many are still to come. */
 	snprintf(path, sizeof path, "%s/long.csv", dir);
-	write_file(path, "experiment,parameter,values\nlat_ffma,iters,1000000\n"
-			 "lat_ffma,threads,32 64 128 256 512 1024 32 64 128 256 512 1024\n");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "experiment,parameter,values\nlat_ffma,iters,%s\n"
+		   "lat_ffma,threads,32 64 128 256 512 1024 32 64 128 256 512 1024\n", how->iters);
+	assert_int_equal(fclose(f), 0);
 	double t0 = now();
-	struct spawn o = { NULL, -1, group };
+	struct spawn o = { how->env, -1, group };
 	struct proc p = start(&o, (const char *const[]){ "-q", "run", "--suite", path, "--out", root,
 							 "--reps", "3", NULL });
 	/* Wait for the run's meta.csv ("running"), then for the first point to be under way. */
@@ -312,16 +341,17 @@ static void interrupt_run(const char *dir, int sig, int group)
 			usleep(20000);
 	}
 	if (found)
-		usleep(1500000);
+		usleep(how->delay_us);
 	kill(group ? -p.pid : p.pid, sig);
 	r = finish(p, t0);
 	if (!found) {
 		show(&r);
-		fail_msg("no run directory appeared within 60 s");
+		fail_msg("no run directory appeared within 60 s (%s)", how->what);
 	}
 	if (r.status != GP_EINTR) {
 		show(&r);
-		fail_msg("%s%s: expected exit %d", strsignal(sig), group ? " to the group" : "", GP_EINTR);
+		fail_msg("%s%s (%s): expected exit %d", strsignal(sig), group ? " to the group" : "", how->what,
+			 GP_EINTR);
 	}
 	snprintf(path, sizeof path, "%s/meta.csv", run);
 	t = gp_table_load(path, err, sizeof err);
@@ -348,15 +378,28 @@ static void interrupt_run(const char *dir, int sig, int group)
 	result_free(&r);
 }
 
+/* Through the stub driver wherever make test provides it, and through the GPU where there is
+ * one; skipped only where neither is. */
 static void test_interrupt_run(void **state)
 {
-	if (no_gpu) {
-		print_message("skipped: libcuda.so.1 does not load here: interrupting a run needs a GPU "
-			      "(the report path is test_report_interrupted)\n");
+	if (!stub_ld_path[0] && no_gpu) {
+		print_message("skipped: %s, and libcuda.so.1 does not load here (the report path is "
+			      "test_report_interrupted)\n", no_stub_why);
 		skip();
 	}
-	interrupt_run(*state, SIGTERM, 0);
-	interrupt_run(*state, SIGINT, 1);
+	if (stub_ld_path[0]) {
+		interrupt_run(*state, SIGTERM, 0, &on_stub);
+		interrupt_run(*state, SIGINT, 1, &on_stub);
+	}
+	if (!no_gpu) {
+		interrupt_run(*state, SIGTERM, 0, &on_gpu);
+		interrupt_run(*state, SIGINT, 1, &on_gpu);
+	}
+}
+
+static int group_setup(void **state)
+{
+	return child_group_setup(state) || stub_init();
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, tmp_setup, tmp_teardown)
@@ -373,5 +416,5 @@ int main(void)
 		T(test_interrupt_run),
 	};
 
-	return cmocka_run_group_tests_name("reliability", tests, child_group_setup, NULL);
+	return cmocka_run_group_tests_name("reliability", tests, group_setup, NULL);
 }

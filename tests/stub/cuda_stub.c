@@ -1,14 +1,20 @@
-/* cuda_stub.c — a stand-in libcuda.so.1 for machines without a GPU (CI): it reports one fake GPU
- * whose name says it is a stub, keeps "device" memory in host memory, and runs no kernel, so the
- * whole run path (run directories, isolation, the watchdog, interruption, result files, the report)
- * can be exercised without a GPU. Nothing it produces is a measurement: kernels do nothing, so
- * every probe's check fails and its row says so; the device name carries "stub" into meta.csv,
- * the report and the fleet comparison.
+/* cuda_stub.c — a stand-in libcuda.so.1 for machines without a GPU (CI). It reports fake GPUs
+ * whose name says they are a stub, keeps "device" memory in host memory and runs no kernel, so the
+ * whole run path (run directories, isolation, the watchdog, interruption, result files, the
+ * report, the Slurm front end) can be exercised without a GPU. The binary finds it through
+ * LD_LIBRARY_PATH=$(BUILD)/stub, ahead of any real driver (mk/stub.mk).
  *
- * The one kernel it imitates is the fault self-test (probes/selftest.cu, mode 0 ok, 1 trap,
- * 2 illegal address, 3 hang): ok writes the sentinel, trap and oob leave a sticky error as a real
- * fault does, and hang never returns, so fault and hang isolation are tested for real.
- * GPUPROBE_STUB_GPUS sets the number of devices (default 1). */
+ * Nothing it produces is a measurement. A kernel writes nothing, so every probe's host check of
+ * its results fails and the row says so (a run through the stub exits 5); the exported string
+ * gpuprobe_stub_driver tells the harness which driver it loaded (harness/cu.c), and meta.csv, the
+ * report and `gpuprobe fleet` label the run with it.
+ *
+ * The one kernel it imitates is the fault self-test (probes/selftest.cu): `ok` writes the
+ * sentinel, `trap` and `oob` leave a sticky error as a real fault does, and `hang` never returns,
+ * so fault isolation and the watchdog are tested for real. Environment:
+ *   GPUPROBE_STUB_GPUS       devices reported (default 1, at most 64)
+ *   GPUPROBE_STUB_KERNEL_MS  every launch takes this long (default 0): points that last, for the
+ *                            tests that interrupt a run while a point is in flight */
 #include <cuda.h>
 
 #include <stdint.h>
@@ -18,17 +24,39 @@
 #include <time.h>
 #include <unistd.h>
 
-#define STUB_NAME "gpuprobe stub GPU (no measurements)"
+#include "cu.h"
+#include "selftest_modes.h"
 
-struct stub_fn {
-	char name[128];
-};
+#define STUB_NAME "gpuprobe stub driver (no GPU)"
+#define STUB_MAX_FUNCS 4096
+
+/* What the harness reads to know it loaded the stub (harness/cu.h). */
+const char GP_CU_STUB_SYMBOL[] = "gpuprobe test stub (tests/stub/cuda_stub.c): no kernel ran, no value "
+				    "is a measurement";
+
+/* Every entry point the harness resolves is defined here: the table references each one, so a
+ * name added to GP_CU_FUNCS without a stub is a link error (mk/stub.mk links with -z defs). */
+#define STUB_REF(fn) (const void *)fn,
+__attribute__((used)) static const void *const stub_entry_points[] = { GP_CU_FUNCS(STUB_REF) };
+#undef STUB_REF
 
 struct stub_event {
 	double t;
 };
 
+/* "Device" allocations, so a copy to an address none covers fails as the driver's does
+ * (CUDA_ERROR_INVALID_VALUE) instead of writing through a pointer a kernel never produced. */
+struct stub_alloc {
+	uintptr_t base;
+	size_t bytes;
+};
+static struct stub_alloc *allocs;
+static size_t nallocs, cap_allocs;
+
 static CUresult sticky = CUDA_SUCCESS;
+static char func_names[STUB_MAX_FUNCS][128];
+static int nfuncs;
+static int context, module, stream, graph, graph_exec;
 
 static double now(void)
 {
@@ -38,12 +66,31 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static long env_long(const char *name, long dflt, long max)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 || v > max ? dflt : v;
+}
+
 static int ngpus(void)
 {
-	const char *s = getenv("GPUPROBE_STUB_GPUS");
-	const int n = s ? atoi(s) : 1;
+	return (int)env_long("GPUPROBE_STUB_GPUS", 1, 64);
+}
 
-	return n >= 0 && n <= 64 ? n : 1;
+/* The kernel's duration: GPUPROBE_STUB_KERNEL_MS, slept in one piece. */
+static void kernel_time(void)
+{
+	const long ms = env_long("GPUPROBE_STUB_KERNEL_MS", 0, 3600 * 1000);
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (ms && nanosleep(&ts, &ts))
+		;
 }
 
 CUresult cuInit(unsigned flags)
@@ -53,7 +100,7 @@ CUresult cuInit(unsigned flags)
 
 CUresult cuDriverGetVersion(int *v)
 {
-	*v = 13000;
+	*v = CUDA_VERSION;
 	return CUDA_SUCCESS;
 }
 
@@ -77,7 +124,7 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 	return CUDA_SUCCESS;
 }
 
-/* A Hopper-like shape, so every probe can form its points. */
+/* A small Hopper-like shape, so every probe can form its points. */
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
 	switch (a) {
@@ -109,18 +156,18 @@ CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d)
 	return CUDA_SUCCESS;
 }
 
+/* Distinct per device; the bytes spell "stub" so no real UUID is taken for it. */
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d)
 {
-	memset(u->bytes, 0x5b, sizeof u->bytes);
+	memset(u->bytes, 0, sizeof u->bytes);
+	memcpy(u->bytes, "stub", 4);
 	u->bytes[15] = (char)d;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
-	static int ctx;
-
-	*c = (CUcontext)&ctx;
+	*c = (CUcontext)&context;
 	return CUDA_SUCCESS;
 }
 
@@ -141,9 +188,7 @@ CUresult cuCtxSynchronize(void)
 
 CUresult cuModuleLoadData(CUmodule *m, const void *image)
 {
-	static int mod;
-
-	*m = (CUmodule)&mod;
+	*m = (CUmodule)&module;
 	return sticky;
 }
 
@@ -152,15 +197,20 @@ CUresult cuModuleUnload(CUmodule m)
 	return CUDA_SUCCESS;
 }
 
+/* A function is its name, interned: the same name gives the same handle. */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 {
-	struct stub_fn *fn = calloc(1, sizeof *fn); /* one per lookup; a test process is short */
+	int i = 0;
 
-	if (!fn)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	snprintf(fn->name, sizeof fn->name, "%s", name);
-	*f = (CUfunction)fn;
-	return CUDA_SUCCESS;
+	while (i < nfuncs && strcmp(func_names[i], name))
+		i++;
+	if (i == nfuncs) {
+		if (nfuncs == STUB_MAX_FUNCS || strlen(name) >= sizeof func_names[0])
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		snprintf(func_names[nfuncs++], sizeof func_names[0], "%s", name);
+	}
+	*f = (CUfunction)func_names[i];
+	return sticky;
 }
 
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
@@ -175,23 +225,36 @@ CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 }
 
 /* No kernel runs, except the fault self-test's behaviours. */
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-			unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
+static CUresult launch(CUfunction f, void **args)
 {
-	const struct stub_fn *fn = (const struct stub_fn *)f;
-
 	if (sticky)
 		return sticky;
-	if (strcmp(fn->name, "selftest") || !args)
+	kernel_time();
+	if (strcmp((const char *)f, "selftest") || !args)
 		return CUDA_SUCCESS;
-	switch (*(int *)args[0]) {
-	case 0: **(int **)args[1] = 0x600d; return CUDA_SUCCESS;
-	case 1: return sticky = CUDA_ERROR_LAUNCH_FAILED;
-	case 2: return sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+	switch (*(const int *)args[0]) {
+	case SELFTEST_ok:
+		**(int **)args[1] = SELFTEST_SENTINEL;
+		return CUDA_SUCCESS;
+	case SELFTEST_trap:
+		return sticky = CUDA_ERROR_LAUNCH_FAILED;
+	case SELFTEST_oob:
+		return sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
 	default:
 		for (;;)
 			pause(); /* a kernel that never returns */
 	}
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+			unsigned bz, unsigned smem, CUstream s, void **args, void **extra)
+{
+	return launch(f, args);
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **args, void **extra)
+{
+	return launch(f, args);
 }
 
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block, size_t smem)
@@ -200,19 +263,71 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int b
 	return CUDA_SUCCESS;
 }
 
+CUresult cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *cfg)
+{
+	*n = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *addr,
+				const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+				const cuuint32_t *elem_strides, CUtensorMapInterleave interleave,
+				CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill fill)
+{
+	memset(map, 0, sizeof *map);
+	return CUDA_SUCCESS;
+}
+
+/* The host address of [p, p + n) if one allocation holds it all, else NULL. */
+static void *dev_range(CUdeviceptr p, size_t n)
+{
+	for (size_t i = 0; i < nallocs; i++)
+		if (p >= allocs[i].base && n <= allocs[i].bytes && p - allocs[i].base <= allocs[i].bytes - n)
+			return (void *)(uintptr_t)p;
+	return NULL;
+}
+
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes)
 {
-	void *h = calloc(1, bytes ? bytes : 1);
+	void *h;
 
-	if (!h)
+	if (sticky)
+		return sticky;
+	if (nallocs == cap_allocs) {
+		const size_t cap = cap_allocs ? 2 * cap_allocs : 64;
+		struct stub_alloc *a = realloc(allocs, cap * sizeof *a);
+		if (!a)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		allocs = a;
+		cap_allocs = cap;
+	}
+	if (!(h = calloc(1, bytes ? bytes : 1)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
+	allocs[nallocs++] = (struct stub_alloc){ (uintptr_t)h, bytes };
 	*p = (CUdeviceptr)(uintptr_t)h;
-	return sticky;
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemFree(CUdeviceptr p)
 {
-	free((void *)(uintptr_t)p);
+	for (size_t i = 0; i < nallocs; i++)
+		if (allocs[i].base == p) {
+			free((void *)(uintptr_t)p);
+			allocs[i] = allocs[--nallocs];
+			return CUDA_SUCCESS;
+		}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuMemAllocHost(void **p, size_t bytes)
+{
+	*p = calloc(1, bytes ? bytes : 1);
+	return *p ? sticky : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuMemFreeHost(void *p)
+{
+	free(p);
 	return CUDA_SUCCESS;
 }
 
@@ -225,44 +340,120 @@ CUresult cuMemGetInfo(size_t *free_b, size_t *total_b)
 
 CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 {
-	if (!sticky)
-		memcpy((void *)(uintptr_t)dst, src, n);
-	return sticky;
+	void *d = dev_range(dst, n);
+
+	if (sticky || !d)
+		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
+	memcpy(d, src, n);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 {
-	if (!sticky)
-		memcpy(dst, (const void *)(uintptr_t)src, n);
-	return sticky;
+	const void *s = dev_range(src, n);
+
+	if (sticky || !s)
+		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
+	memcpy(dst, s, n);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-	if (!sticky)
-		memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
-	return sticky;
+	void *d = dev_range(dst, n);
+	const void *s = dev_range(src, n);
+
+	if (sticky || !d || !s)
+		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
+	memmove(d, s, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+	return cuMemcpyHtoD(dst, src, n);
+}
+
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	return cuMemcpyDtoH(dst, src, n);
 }
 
 CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n)
 {
-	if (!sticky)
-		memset((void *)(uintptr_t)p, v, n);
-	return sticky;
+	void *d = dev_range(p, n);
+
+	if (sticky || !d)
+		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
+	memset(d, v, n);
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemsetD32(CUdeviceptr p, unsigned v, size_t n)
 {
-	unsigned *w = (unsigned *)(uintptr_t)p;
+	unsigned *w = n <= SIZE_MAX / 4 ? dev_range(p, 4 * n) : NULL;
 
-	for (size_t i = 0; !sticky && i < n; i++)
+	if (sticky || !w)
+		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < n; i++)
 		w[i] = v;
-	return sticky;
+	return CUDA_SUCCESS;
 }
 
 CUresult cuMemsetD32Async(CUdeviceptr p, unsigned v, size_t n, CUstream s)
 {
 	return cuMemsetD32(p, v, n);
+}
+
+CUresult cuStreamCreate(CUstream *s, unsigned flags)
+{
+	*s = (CUstream)&stream;
+	return sticky;
+}
+
+CUresult cuStreamDestroy(CUstream s)
+{
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream s)
+{
+	return sticky;
+}
+
+/* Graphs: capture records nothing, and launching the graph runs nothing, as every launch here. */
+CUresult cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode)
+{
+	return sticky;
+}
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g)
+{
+	*g = (CUgraph)&graph;
+	return sticky;
+}
+
+CUresult cuGraphInstantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
+{
+	*e = (CUgraphExec)&graph_exec;
+	return sticky;
+}
+
+CUresult cuGraphLaunch(CUgraphExec e, CUstream s)
+{
+	if (!sticky)
+		kernel_time();
+	return sticky;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec e)
+{
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph g)
+{
+	return CUDA_SUCCESS;
 }
 
 CUresult cuEventCreate(CUevent *e, unsigned flags)
@@ -300,9 +491,15 @@ CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 
 CUresult cuGetErrorName(CUresult r, const char **s)
 {
-	*s = r == CUDA_SUCCESS ? "CUDA_SUCCESS" : r == CUDA_ERROR_LAUNCH_FAILED ? "CUDA_ERROR_LAUNCH_FAILED" :
-	     r == CUDA_ERROR_ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : r == CUDA_ERROR_INVALID_DEVICE ?
-	     "CUDA_ERROR_INVALID_DEVICE" : "CUDA_ERROR_UNKNOWN";
+	switch (r) {
+	case CUDA_SUCCESS: *s = "CUDA_SUCCESS"; break;
+	case CUDA_ERROR_LAUNCH_FAILED: *s = "CUDA_ERROR_LAUNCH_FAILED"; break;
+	case CUDA_ERROR_ILLEGAL_ADDRESS: *s = "CUDA_ERROR_ILLEGAL_ADDRESS"; break;
+	case CUDA_ERROR_INVALID_DEVICE: *s = "CUDA_ERROR_INVALID_DEVICE"; break;
+	case CUDA_ERROR_OUT_OF_MEMORY: *s = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+	case CUDA_ERROR_INVALID_VALUE: *s = "CUDA_ERROR_INVALID_VALUE"; break;
+	default: *s = "CUDA_ERROR_UNKNOWN"; break;
+	}
 	return CUDA_SUCCESS;
 }
 
