@@ -64,6 +64,40 @@ static void line_fit(const double *x, const double *y, size_t i, size_t j, doubl
 	*rss = r;
 }
 
+/* A sloped segment can still hold a plateau whose neighbours lean into the steps around it (a
+ * level a few footprints wide, as the far L2 partition between the near level and HBM, whose
+ * first and last points sit partly on the steps): the longest run of at least three points inside
+ * [*i, *j] that is flat (slope not significant) and stands apart from both its neighbours (each
+ * step at least GP_CP_MIN_NOISE x the fit noise and twice the run's own spread, so that a ramp's
+ * even increments never qualify) replaces [*i, *j]. 0 if there is none. */
+static int flat_run(const double *x, const double *y, size_t n, double sigma_fit, size_t *i, size_t *j)
+{
+	size_t bi = 0, bj = 0, blen = 0;
+
+	for (size_t a = *i; a + 2 <= *j; a++)
+		for (size_t b = a + 2; b <= *j; b++) {
+			double slope, rss, sxx, lo = y[a], hi = y[a], mid, need;
+			if (b - a + 1 <= blen || a == 0 || b + 1 >= n)
+				continue;
+			line_fit(x, y, a, b, &slope, &rss, &sxx);
+			if (sxx > 0 && fabs(slope) * sqrt(sxx) / sigma_fit > CP_SLOPE_T)
+				continue;
+			for (size_t q = a; q <= b; q++) {
+				lo = y[q] < lo ? y[q] : lo;
+				hi = y[q] > hi ? y[q] : hi;
+			}
+			mid = 0.5 * (lo + hi);
+			need = fmax(GP_CP_MIN_NOISE * sigma_fit, 2.0 * (hi - lo));
+			if (fabs(y[a - 1] - mid) < need || fabs(y[b + 1] - mid) < need)
+				continue;
+			bi = a, bj = b, blen = b - a + 1;
+		}
+	if (!blen)
+		return 0;
+	*i = bi, *j = bj;
+	return 1;
+}
+
 /* Levels k and k + 1 become one: its latency the median over both (and the transition points
  * between them), its footprint span the union. tmp holds n values. */
 static void merge_levels(const double *footprint, const double *latency, size_t n, struct gp_cp_result *r,
@@ -255,14 +289,15 @@ int gp_changepoint_step(const double *footprint, const double *latency, size_t n
 
 	/* Levels: flat segments of three points or more, in footprint order. */
 	for (size_t k = nseg; k-- > 0 && r->nlevels < GP_CP_MAX_LEVELS;) {
-		const size_t i = starts[k], j = k ? starts[k - 1] - 1 : n - 1;
+		size_t i = starts[k], j = k ? starts[k - 1] - 1 : n - 1;
 		struct gp_cp_level *lv;
 		double slope, rss, sxx;
 		size_t m = 0;
 		if (j - i + 1 < 3)
 			continue;
 		line_fit(x, y, i, j, &slope, &rss, &sxx);
-		if (sxx > 0 && fabs(slope) * sqrt(sxx) / r->sigma_fit > CP_SLOPE_T)
+		if (sxx > 0 && fabs(slope) * sqrt(sxx) / r->sigma_fit > CP_SLOPE_T &&
+		    !flat_run(x, y, n, r->sigma_fit, &i, &j))
 			continue;
 		lv = &r->level[r->nlevels++];
 		lv->first = i;

@@ -197,6 +197,35 @@ static void test_real_h100_capacities(void **state)
 		assert_true(gp_cp_supported(&r, k));
 }
 
+/* The H200's default-path random chase (committed run h200/20261124-102212): its far L2 plateau
+ * (518 cycles, 41-50 MB) is only a few footprints wide and its first and last points lean into
+ * the steps (512, 526), so the segmentation takes 38-59 MB as one sloped segment. The plateau
+ * inside it must still be found (before, the profile published the near level's edge, 33 MB, as
+ * the L2 capacity), and it must stand apart from both neighbours by the evidence rule. */
+static void test_real_h200_far_level(void **state)
+{
+	static const double fp[] = { 1024, 4096, 16384, 65536, 131072, 163840, 196608, 229376, 262144,
+				     327680, 393216, 524288, 1048576, 4194304, 8388608, 12582912, 16777216,
+				     20971520, 25165824, 29360128, 33554432, 37748736, 41943040, 46137344,
+				     50331648, 58720256, 67108864, 83886080, 100663296, 134217728, 268435456,
+				     536870912, 1073741824, 2147483648.0, 4294967296.0 };
+	static const double lat[] = { 32.0317, 32.1201, 32.4696, 33.8802, 35.7734, 36.6495, 37.6334,
+				      71.8703, 158.195, 273.008, 272.295, 272.623, 272.661, 272.381,
+				      272.491, 272.45, 272.445, 272.484, 272.485, 283.341, 455.21, 511.849,
+				      517.945, 518.275, 518.331, 525.878, 640.054, 676.285, 676.322,
+				      664.312, 670.309, 676.316, 678.682, 679.259, 681.043 };
+	struct gp_cp_result r;
+
+	assert_int_equal(gp_changepoint_supported(fp, lat, GP_ARRAY_SIZE(fp), GP_CP_MIN_STEP, &r), 0);
+	assert_int_equal(r.nlevels, 4);
+	assert_true(r.level[2].latency > 510 && r.level[2].latency < 530);
+	/* L2 (near and far) ends between 59 and 67 MB, where the curve meets HBM's 676 cycles */
+	assert_true(r.level[2].capacity > 58720256 && r.level[2].capacity < 67108864);
+	assert_true(r.level[1].capacity > 29360128 && r.level[1].capacity < 33554432 * 1.0);
+	for (size_t k = 0; k + 1 < r.nlevels; k++)
+		assert_true(gp_cp_supported(&r, k));
+}
+
 /* Plateaus a few percent apart: one level for caches (10 % rule), two for a TLB curve (2 %). The
  * H100's 2 MB-page chase: 282 cycles to 256 MB, 293 from 768 MB. */
 static void test_merge_ratio(void **state)
@@ -290,7 +319,8 @@ int main(void)
 		cmocka_unit_test(test_noisy_4_near_far), cmocka_unit_test(test_noisy_5),
 		cmocka_unit_test(test_noisy_5_gradual), cmocka_unit_test(test_monotone_ramp),
 		cmocka_unit_test(test_single_level),   cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_real_h100_capacities), cmocka_unit_test(test_merge_ratio),
+		cmocka_unit_test(test_real_h100_capacities), cmocka_unit_test(test_real_h200_far_level),
+		cmocka_unit_test(test_merge_ratio),
 		cmocka_unit_test(test_evidence),
 		cmocka_unit_test(test_wavering_is_not_a_level),
 	};
