@@ -2,8 +2,8 @@
  * point is one kernel (or cuBLAS) on one problem (tsm2_env.c): C poisoned with NaN, timed batches
  * of >= 2 ms, C after the last launch held to the cuBLAS reference (64 u sqrt(k)). Rates are
  * compulsory bytes (A, B read once, C written once) over time; above the datasheet HBM rate while
- * the problem exceeds L2 the row is a broken probe. Pitfall: V4 adds into C, so every launch is a
- * memset of C and the kernel, and its atomics' traffic is not counted. Reports: tsm2_report.c. */
+ * the problem exceeds L2 the row is a broken probe. Pitfall: V4 and V5 add into C, so every launch
+ * is a memset of C and the kernel, and their atomics' traffic is not counted. Reports: tsm2_report.c. */
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
@@ -185,7 +185,7 @@ static int prepare(struct gp_meas *m)
 		GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
 	GP_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, m->fn, s->t1, smem));
 	c->blocks_per_sm = v;
-	if (s->kind == TSM2_V4)
+	if (tsm2_splits_k(s->kind))
 		c->ks = (unsigned)tsm2_ksplit_choose(s->ksplit, m->dev->sms, v, (int)c->grid, s->k, s->t1);
 	ints(m, (const char *const[]){ "ksplit", "blocks", "active_threads_per_sm" },
 	     (const long long[]){ c->ks, (long long)c->grid * c->ks, (long long)v * s->t1 }, 3);
@@ -226,7 +226,7 @@ static int point_setup(struct gp_meas *m)
 	return s->kind == TSM2_CUBLAS ? 0 : prepare(m);
 }
 
-/* One launch: cuBLAS for the baseline; V4 adds into C, zeroed first inside every timed launch,
+/* One launch: cuBLAS for the baseline; V4 and V5 add into C, zeroed first inside every timed launch,
  * on the NULL stream in order with the kernel and the timing events (elem is 4 or 8: whole
  * words, and zero words are 0.0). */
 static int point_launch(struct gp_meas *m)
@@ -235,7 +235,7 @@ static int point_launch(struct gp_meas *m)
 
 	if (c->s.kind == TSM2_CUBLAS)
 		return tsm2_blas(c->p, c->C);
-	if (c->s.kind == TSM2_V4)
+	if (tsm2_splits_k(c->s.kind))
 		GP_CU(cuMemsetD32Async(c->C, 0, (size_t)c->s.m * c->s.n * c->s.elem / 4, NULL));
 	GP_CU(cuLaunchKernel(m->fn, m->grid, m->grid_y, 1, m->block, 1, 1, m->smem, NULL, m->args, NULL));
 	return 0;
@@ -344,13 +344,13 @@ static const struct gp_param tsm2r_params[] = {
 	{ "m", GP_PARAM_INT, 1, 65536, NULL, "10240 15360 20480 25600 30720", "rows of A and C" },
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
-	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 cublas", "v0 v1 v2 v3 v4 cublas",
-	  "ladder step (v4: V3 + split-k, beyond the paper) or cublas" },
+	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 cublas", "v0 v1 v2 v3 v4 v5 cublas",
+	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + 16-byte B reads) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 1, 32, NULL, "16", "A elements per thread per step" },
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
-	  "v4: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
+	  "v4, v5: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
 };
 
 static int tsm2r_setup(struct gp_meas *m)
@@ -360,11 +360,11 @@ static int tsm2r_setup(struct gp_meas *m)
 
 	if ((rc = spec_begin(m, s)))
 		return rc;
-	if (s->kind != TSM2_V4 && gp_meas_param(m, "ksplit") > 1)
+	if (!tsm2_splits_k(s->kind) && gp_meas_param(m, "ksplit") > 1)
 		return gp_meas_skip(m); /* ksplit means nothing to it: one row, at ksplit 0 or 1 */
 	s->n = (int)gp_meas_param(m, "n");
 	s->k = s->m / (int)gp_meas_param(m, "kdiv");
-	s->ksplit = s->kind == TSM2_V4 ? (int)gp_meas_param(m, "ksplit") : 0;
+	s->ksplit = tsm2_splits_k(s->kind) ? (int)gp_meas_param(m, "ksplit") : 0;
 	s->t2 = t2_auto((int)gp_meas_param(m, "t2"), s->n);
 	if (s->kind == TSM2_V0 || s->kind == TSM2_V1)
 		s->t3 = s->kind == TSM2_V1 ? 1 : 0;

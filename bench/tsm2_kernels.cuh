@@ -15,7 +15,8 @@
  * cuBLAS fills the GPU by splitting k). V4's grid is (row blocks, ks): block y runs V3's loop over
  * its slice of whole B tiles (tsm2_slice_begin) and adds its partial C fragment with atomicAdd
  * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
- * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits.
+ * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits. V5 (also beyond the
+ * paper) is V4 reading B from shared memory 16 bytes at a time (fma_tile_vec), same bits again.
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Rows past m load row
  * m - 1 and never store, k and n tails load 0. */
@@ -61,6 +62,39 @@ __device__ __forceinline__ void fma_tile(T (&acc)[T2], const T (&a)[T3], const T
 #pragma unroll
 		for (int c = 0; c < T2; c++)
 			acc[c] = fma(a[i], sB[c * t1 + l0 + i], acc[c]);
+}
+
+/* The same sums with B read 16 bytes at a time (V5): one LDS.128 broadcast per 4 FFMA (float) or
+ * 2 DFMA (double) instead of one LDS per FMA, which on the H100 capped float n = 16 at 65 % of the
+ * HBM read rate (an SM issues one shared-memory instruction per clock, four FMA). For each
+ * acc[c] the products are added in V3's order (i ascending), so the bits are V3's. Needs T3 a
+ * multiple of the vector and t1 a multiple of T3 (tsm2_supports): every read is aligned. */
+__device__ __forceinline__ void fma_vec(float &acc, const float *a, const float *p)
+{
+	const float4 b = *reinterpret_cast<const float4 *>(p);
+	acc = fma(a[0], b.x, acc);
+	acc = fma(a[1], b.y, acc);
+	acc = fma(a[2], b.z, acc);
+	acc = fma(a[3], b.w, acc);
+}
+
+__device__ __forceinline__ void fma_vec(double &acc, const double *a, const double *p)
+{
+	const double2 b = *reinterpret_cast<const double2 *>(p);
+	acc = fma(a[0], b.x, acc);
+	acc = fma(a[1], b.y, acc);
+}
+
+template <typename T, int T2, int T3>
+__device__ __forceinline__ void fma_tile_vec(T (&acc)[T2], const T (&a)[T3], const T *sB, int l0, int t1)
+{
+	constexpr int V = 16 / sizeof(T);
+	static_assert(T3 % V == 0, "V5 needs t3 a multiple of 16 bytes of B");
+#pragma unroll
+	for (int i = 0; i < T3; i += V)
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			fma_vec(acc[c], a + i, sB + c * t1 + l0 + i);
 }
 
 template <typename T, int T2>
@@ -155,7 +189,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
  * into registers while the current ones are used. The caller stores acc: V3 writes it, V4 adds it
  * (V4 passes its slice as a k-column problem of its own, A and B offset, so loads past the slice
  * give 0 and never read the neighbour's k). */
-template <typename T, int T2, int T3>
+template <typename T, int T2, int T3, bool VB = false>
 __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, const T *__restrict__ A, int lda,
 					 const T *__restrict__ B, int ldb, T *sB, int row, int p)
 {
@@ -180,7 +214,10 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 		for (int l = j; l < end; l += T3) {
 			if (l + T3 < k)
 				load_a<T, T3>(na, A, lr, l + T3, k, lda);
-			fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
+			if constexpr (VB)
+				fma_tile_vec<T, T2, T3>(acc, ca, sB, l - j, t1);
+			else
+				fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
 #pragma unroll
 			for (int i = 0; i < T3; i++)
 				ca[i] = na[i];
@@ -226,7 +263,7 @@ __device__ __forceinline__ void add_c(T *__restrict__ C, const T (&acc)[T2], int
  * when k / ks >> 1. Offsetting the pointers rather than starting the loops at k0 is what keeps
  * V3's register count (sm_90: double t2 2 t3 16 took 178 registers with k0 in the loops, 102
  * offset; V3 96). */
-template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
+template <typename T, int T2, int T3, bool VB = false> __device__ void tsm2_v4(TSM2_ARGS(T))
 {
 	extern __shared__ __align__(16) unsigned char smem_raw[];
 	T *sB = reinterpret_cast<T *>(smem_raw);
@@ -238,9 +275,17 @@ template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
 		return;
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
-		v3_panel<T, T2, T3>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row, p);
+		v3_panel<T, T2, T3, VB>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row, p);
 		add_c<T, T2>(C, acc, row, p, m, n, ldc);
 	}
+}
+
+/* ------------------------------------------------------------------ V5: V4 + 16-byte B reads (beyond the paper) */
+
+/* V4 with fma_tile_vec: the same grid, slices, sums and atomics; B from shared memory in LDS.128. */
+template <typename T, int T2, int T3> __device__ void tsm2_v5(TSM2_ARGS(T))
+{
+	tsm2_v4<T, T2, T3, true>(m, k, n, A, lda, B, ldb, C, ldc);
 }
 
 /* ------------------------------------------------------------------ TSM2L Opt1 (Algorithm 6) */
@@ -357,6 +402,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define TSM2_DEFINE_v2 TSM2_DEFINE_K
 #define TSM2_DEFINE_v3 TSM2_DEFINE_K
 #define TSM2_DEFINE_v4 TSM2_DEFINE_K
+#define TSM2_DEFINE_v5 TSM2_DEFINE_K
 #define TSM2_DEFINE_l1 TSM2_DEFINE_K
 #define TSM2_DEFINE_l2 TSM2_DEFINE_K
 
