@@ -188,13 +188,13 @@ static void test_sgemm_modes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sgemm_modes),
 		cmocka_unit_test(test_sgemm_all_variants_tile_multiple),
 		cmocka_unit_test(test_sgemm_tc_deep_k),
 		cmocka_unit_test(test_sgemm_any_size),
 		cmocka_unit_test(test_sgemm_padded_lda),
 		cmocka_unit_test(test_sgemm_occupancy_reserve),
 		cmocka_unit_test(test_dgemm_all_variants),
-		cmocka_unit_test(test_sgemm_modes),
 	};
 
 	return cmocka_run_group_tests_name("gpu_sgemm", tests, gpu_blas_setup, gpu_blas_teardown);

@@ -285,10 +285,10 @@ static void test_tsm2_search(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5),
 		cmocka_unit_test(test_tsm2r_small), cmocka_unit_test(test_tsm2r_odd_sizes),
 		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
-		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2r_v5), cmocka_unit_test(test_tsm2_v5_sass),
-		cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
+		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
 	};
 	return cmocka_run_group_tests(tests, gpu_blas_setup, gpu_blas_teardown);
 }
