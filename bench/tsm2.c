@@ -134,13 +134,15 @@ static void blas_cells(struct gp_meas *m, double ms)
 }
 
 /* M403-M405 and Algorithm 5's time for the launch as made; NaN for V0, V1 and cuBLAS. Threads
- * that carry rows: m per k slice for TSM2R, the grid for TSM2L (m / tcf). */
+ * that carry rows: m per k slice for TSM2R (m / 2 for V5, two rows a thread), the grid for TSM2L
+ * (m / tcf). */
 static void model_cells(struct gp_meas *m)
 {
 	const struct point *c = m->ctx;
 	const struct spec *s = &c->s;
 	const int tsm2l = s->kind == TSM2_L1 || s->kind == TSM2_L2;
-	const double rows = tsm2l ? fmin((double)s->m, (double)c->grid * s->t1) : (double)s->m * c->ks;
+	const double rows = tsm2l ? fmin((double)s->m, (double)c->grid * s->t1)
+				  : (double)s->m * c->ks / tsm2_rows_per_thread(s->kind, s->tcf);
 	const double bytes = tsm2_bytes(s->m, s->k, s->n, s->elem);
 	double occ = NAN, um = NAN, uc = NAN, mt = NAN;
 	struct tsm2_hw hw;
@@ -172,7 +174,7 @@ static int prepare(struct gp_meas *m)
 	char name[64], why[200];
 	int rc, v = 0;
 
-	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, s->kind == TSM2_L1 || s->kind == TSM2_L2 ? s->tcf : 1);
+	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, tsm2_rows_per_thread(s->kind, s->tcf));
 	if ((rc = kernel_of(m->dev, s, &m->fn, name, sizeof name)))
 		return rc;
 	GP_CU(cuFuncGetAttribute(&c->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, m->fn));

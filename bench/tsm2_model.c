@@ -153,6 +153,11 @@ int tsm2_splits_k(enum tsm2_kind kind)
 	return kind == TSM2_V4 || kind == TSM2_V5;
 }
 
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf)
+{
+	return kind == TSM2_V5 ? TSM2_V5_ROWS : kind == TSM2_L1 || kind == TSM2_L2 ? (tcf > 0 ? tcf : 1) : 1;
+}
+
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)
 {
 	const long tiles = tsm2_k_tiles(k, t1), cap = tiles < TSM2_KSPLIT_MAX ? tiles : TSM2_KSPLIT_MAX;

@@ -39,6 +39,9 @@ size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem);
 
 /* Whether a kind splits k (V4, V5). */
 int tsm2_splits_k(enum tsm2_kind kind);
+/* Rows a thread carries: TSM2_V5_ROWS for V5, 1 for the other TSM2R kinds (TSM2L: the thread-count
+ * factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf);
 /* V4's (and V5's) number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
  * ksplit = 0: enough for TSM2_KSPLIT_WAVES waves, ceil(waves x sms x blocks_per_sm / row_blocks)
  * with blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...),
