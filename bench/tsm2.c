@@ -2,7 +2,7 @@
  * point is one kernel (or cuBLAS) on one problem (tsm2_env.c): C poisoned with NaN, timed batches
  * of >= 2 ms, C after the last launch held to the cuBLAS reference (64 u sqrt(k)). Rates are
  * compulsory bytes (A, B read once, C written once) over time; above the datasheet HBM rate while
- * the problem exceeds L2 the row is a broken probe. Pitfall: V4..V6 add into C, so every launch
+ * the problem exceeds L2 the row is a broken probe. Pitfall: V4 and V5 add into C, so every launch
  * is a memset of C and the kernel, and their atomics' traffic is not counted. Reports: tsm2_report.c. */
 #include "gp.h"
 #include "blas.h"
@@ -134,7 +134,7 @@ static void blas_cells(struct gp_meas *m, double ms)
 }
 
 /* M403-M405 and Algorithm 5's time for the launch as made; NaN for V0, V1 and cuBLAS. Threads
- * that carry rows: m per k slice for TSM2R (m / 2 for V5, V6: two rows a thread), the grid for TSM2L
+ * that carry rows: m per k slice for TSM2R (m / 2 for V5: two rows a thread), the grid for TSM2L
  * (m / tcf). */
 static void model_cells(struct gp_meas *m)
 {
@@ -228,7 +228,7 @@ static int point_setup(struct gp_meas *m)
 	return s->kind == TSM2_CUBLAS ? 0 : prepare(m);
 }
 
-/* One launch: cuBLAS for the baseline; V4..V6 add into C, zeroed first inside every timed launch,
+/* One launch: cuBLAS for the baseline; V4 and V5 add into C, zeroed first inside every timed launch,
  * on the NULL stream in order with the kernel and the timing events (elem is 4 or 8: whole
  * words, and zero words are 0.0). */
 static int point_launch(struct gp_meas *m)
@@ -346,17 +346,17 @@ static const struct gp_param tsm2r_params[] = {
 	{ "m", GP_PARAM_INT, 1, 65536, NULL, "10240 15360 20480 25600 30720", "rows of A and C" },
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
-	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 v6 cublas", "v0 v1 v2 v3 v4 v5 v6 cublas",
-	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread, v6 = V5 + A by cp.async) or cublas" },
+	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 cublas", "v0 v1 v2 v3 v4 v5 cublas",
+	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 0, 32, NULL, "0",
-	  "A elements per thread per step (0: 16 for V2..V4; V5, V6: the compiled t3 keeping the most A bytes in flight)" },
+	  "A elements per thread per step (0: 16 for V2..V4; V5: the compiled t3 keeping the most A bytes in flight)" },
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
-	  "v4..v6: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
+	  "v4, v5: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
 };
 
-/* t3 = 0: 16 for V2..V4 (the paper's setting, as before); for V5 and V6 the compiled t3 of this t2
+/* t3 = 0: 16 for V2..V4 (the paper's setting, as before); for V5 the compiled t3 of this t2
  * whose launch keeps the most A bytes in flight per SM (tsm2_inflight_bytes at the kernel's own
  * occupancy, registers and shared memory as cuOccupancy finds them; the smaller t3 on a tie). 16
  * where none is compiled: the point is then n/a as for any pair the grid lacks. */
@@ -365,7 +365,7 @@ static int t3_auto(struct gp_meas *m, const struct spec *s)
 	int t3s[16], best = 16, blocks;
 	double most = 0;
 
-	if (s->kind != TSM2_V5 && s->kind != TSM2_V6)
+	if (s->kind != TSM2_V5)
 		return 16;
 	tsm2_axis(s->kind, s->elem, 1, t3s, GP_ARRAY_SIZE(t3s));
 	for (const int *t = t3s; *t; t++) {

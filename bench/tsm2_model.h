@@ -15,7 +15,6 @@ enum tsm2_kind {
 	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
 	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
 	TSM2_V5,     /* beyond the paper: V4 with B as LDS.128 for two rows a thread */
-	TSM2_V6,     /* beyond the paper: V5 with A streamed through shared memory by cp.async */
 	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
 	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
 	TSM2_CUBLAS, /* the baseline */
@@ -35,21 +34,20 @@ const char *tsm2_kind_name(enum tsm2_kind kind);
 /* 0 if (kind, t1, t2, t3, tcf) is launchable for m x k x n, else -1 and why. */
 int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
 		  size_t len);
-/* Dynamic shared memory of a launch: the B tile, t1 x t2 x elem, for V2..V6/L1/L2 (else 0), and
- * for V6 its A stages, TSM2_V6_STAGES x t3 x TSM2_V5_ROWS t1 x elem. */
+/* Dynamic shared memory of a launch: the B tile, t1 x t2 x elem, for V2..V5/L1/L2, else 0 (t3 is
+ * for a kind that would stage A there too). */
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem);
 
-/* Whether a kind splits k (V4, V5, V6). */
+/* Whether a kind splits k (V4, V5). */
 int tsm2_splits_k(enum tsm2_kind kind);
-/* Rows a thread carries: TSM2_V5_ROWS for V5 and V6, 1 for the other TSM2R kinds (TSM2L: the thread-count
+/* Rows a thread carries: TSM2_V5_ROWS for V5, 1 for the other TSM2R kinds (TSM2L: the thread-count
  * factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
 int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf);
 /* A bytes a SM keeps in flight with blocks_per_sm resident blocks of t1 threads: each thread's
- * prefetched chunk of t3 for each of its rows (V2..V5), or V6's TSM2_V6_STAGES - 1 chunks of the
- * block's rows in shared memory. What the t3 = 0 choice of V5 and V6 maximises (Little's law: the
- * HBM rate a SM can draw is what it has in flight over the latency). */
+ * prefetched chunk of t3 for each of its rows. What the t3 = 0 choice of V5 maximises (Little's
+ * law: the HBM rate a SM can draw is what it has in flight over the latency). */
 double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t3, int elem);
-/* V4's (V5's, V6's) number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
+/* V4's (and V5's) number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
  * ksplit = 0: enough for TSM2_KSPLIT_WAVES waves, ceil(waves x sms x blocks_per_sm / row_blocks)
  * with blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...),
  * clamped to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone make that many waves

@@ -2,8 +2,8 @@
  * tsm2r (V0-V4, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf) on
  * small sizes and sizes that are not tile multiples (m, k, n odd, k < t1, n < t2), C poisoned,
  * NaN slack after every matrix, relative error <= 64 u sqrt(k); V4 over ksplit (automatic, 1 =
- * V3's bits, 3, more than the tiles); V5 and V6 the same, with V3's bits at one slice, and their
- * SASS (LDS.128 for B, LDGSTS for V6's A). Skips without GPU/cuBLAS (cuobjdump). */
+ * V3's bits, 3, more than the tiles); V5 the same, with V3's bits at one slice, its SASS (LDS.128
+ * for B) and its t3 choice. Skips without GPU/cuBLAS (cuobjdump). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,9 +176,9 @@ static void test_tsm2r_v4_ksplit(void **state)
 	assert_true(clamped > 0); /* k = 47 with t1 = 64 or 128, k = 143 with t1 = 128 */
 }
 
-/* V5 and V6 sum what V4 sums in V3's order: at one slice their error against cuBLAS is V3's to
- * the bit; at the automatic count and at 3 slices they are right on sizes that are not tile
- * multiples (n picks t2 = 2, 8, 16 and a ragged last panel; V6 exists for t2 8 and 16 only). */
+/* V5 sums what V4 sums in V3's order: at one slice its error against cuBLAS is V3's to the bit; at
+ * the automatic count and at 3 slices it is right on sizes that are not tile multiples (n picks
+ * t2 = 2, 16 and a ragged last panel). */
 static void v5_like(const char *kernels, const char *ns)
 {
 	static const char *const splits[] = { "1", "0", "3" };
@@ -205,22 +205,22 @@ static void v5_like(const char *kernels, const char *ns)
 	}
 }
 
-/* t3 = 0: V3 and V4 take 16, V5 and V6 one of the t3 compiled for their t2, and run right. */
+/* t3 = 0: V3 and V4 take 16, V5 one of the t3 compiled for its t2, and run right. */
 static void test_tsm2r_t3_auto(void **state)
 {
-	static const char *const set[] = { "precision", "single double", "m", "4096", "n", "8 16", "kernel", "v3 v4 v5 v6",
+	static const char *const set[] = { "precision", "single double", "m", "4096", "n", "8 16", "kernel", "v3 v4 v5",
 					   "t3", "0" };
 	struct gp_table *t;
 
 	NEED_GPU();
 	t = measure("tsm2r", set, GP_ARRAY_SIZE(set));
 	check_rows(t);
-	assert_int_equal(t->nrows, 2 * 2 * 4);
+	assert_int_equal(t->nrows, 2 * 2 * 3);
 	for (size_t r = 0; r < t->nrows; r++) {
 		enum tsm2_kind kind;
 		const int elem = strcmp(gp_table_get(t, r, "precision"), "double") ? 4 : 8;
 		assert_int_equal(tsm2_kind_parse(gp_table_get(t, r, "kernel"), &kind), 0);
-		if (kind == TSM2_V5 || kind == TSM2_V6)
+		if (kind == TSM2_V5)
 			assert_true(tsm2_instance(kind, elem, (int)col(t, r, "t2"), (int)col(t, r, "t3")) >= 0);
 		else
 			assert_true(col(t, r, "t3") == 16);
@@ -228,29 +228,24 @@ static void test_tsm2r_t3_auto(void **state)
 	gp_table_free(t);
 }
 
-static void test_tsm2r_v5_v6(void **state)
+static void test_tsm2r_v5(void **state)
 {
 	NEED_GPU();
 	v5_like("v3 v5", "3 16 17");
-	v5_like("v3 v6", "9 16 17");
 }
 
-/* What V5 and V6 exist for, in the SASS: B comes from shared memory as LDS.128, each serving 4
- * (float) or 2 (double) k steps of TSM2_V5_ROWS rows, where V4 takes about one LDS per FMA; V5
- * has no other LDS, V6 copies A with LDGSTS (cp.async) and reads it back with plain LDS. */
+/* What V5 exists for, in the SASS: B comes from shared memory only as LDS.128, each serving 4
+ * (float) or 2 (double) k steps of TSM2_V5_ROWS rows, where V4 takes about one LDS per FMA. */
 static void test_tsm2_v5_sass(void **state)
 {
 	static const struct {
 		const char *family, *kernel, *fma;
 		size_t per_lds;
-		int async;
 	} k[] = {
-		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_16_t3_16", "FFMA", 4, 0 },
-		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_4_t3_8", "FFMA", 4, 0 },
-		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_16_t3_8", "DFMA", 2, 0 },
-		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_8_t3_8", "DFMA", 2, 0 },
-		{ "bench/tsm2_v6", "tsm2_v6_f_t2_16_t3_8", "FFMA", 4, 1 },
-		{ "bench/tsm2_v6", "tsm2_v6_d_t2_16_t3_8", "DFMA", 2, 1 },
+		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_16_t3_16", "FFMA", 4 },
+		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_4_t3_8", "FFMA", 4 },
+		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_16_t3_8", "DFMA", 2 },
+		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_8_t3_8", "DFMA", 2 },
 	};
 	char path[512];
 
@@ -261,15 +256,13 @@ static void test_tsm2_v5_sass(void **state)
 	}
 	for (size_t i = 0; i < GP_ARRAY_SIZE(k); i++) {
 		struct sass_kernel s;
-		size_t lds, lds128, fma, ldgsts;
+		size_t lds, lds128, fma;
 		fatbin_path(path, sizeof path, k[i].family);
 		if (sass_read(path, "sm_90", k[i].kernel, &s))
 			fail_msg("no sm_90 SASS for %s in %s", k[i].kernel, path);
 		lds = count_op(&s, "LDS", NULL), lds128 = count_op(&s, "LDS.128", NULL), fma = count_op(&s, k[i].fma, NULL);
-		ldgsts = count_op(&s, "LDGSTS", NULL);
-		print_message("%-24s %s %zu, LDS %zu (LDS.128 %zu), LDGSTS %zu\n", k[i].kernel, k[i].fma, fma, lds, lds128, ldgsts);
-		assert_true(fma > 0 && lds128 * k[i].per_lds * TSM2_V5_ROWS >= fma);
-		assert_true(k[i].async ? ldgsts > 0 : lds == lds128 && ldgsts == 0);
+		print_message("%-24s %s %zu, LDS %zu (LDS.128 %zu)\n", k[i].kernel, k[i].fma, fma, lds, lds128);
+		assert_true(fma > 0 && lds == lds128 && lds128 * k[i].per_lds * TSM2_V5_ROWS >= fma);
 		kernel_free(&s);
 	}
 }
@@ -319,7 +312,7 @@ static void test_tsm2_search(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5_v6), cmocka_unit_test(test_tsm2r_t3_auto),
+		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5), cmocka_unit_test(test_tsm2r_t3_auto),
 		cmocka_unit_test(test_tsm2r_small), cmocka_unit_test(test_tsm2r_odd_sizes),
 		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
 		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),
