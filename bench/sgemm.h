@@ -8,6 +8,7 @@
 #define GP_SGEMM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum sg_kind {
 	SG_K_NAIVE,   /* 16 x 16 threads, one element each */
@@ -96,6 +97,24 @@ int sg_blocks_by_smem(int smem_per_block, int reserved, int per_sm);
 /* Seed 001's shapes [M, K, N] in units of W: www w2w4w w4ww 4ww4w 4w2ww; seed002 is seed 002's
  * 2560 x 2560 x 1024 whatever W. 0 or -1. */
 int sg_shape(const char *name, int w, int *m, int *k, int *n);
+
+/* sgemm_modes' inputs by distribution, from 64 random bits: uniform in [-1, 1) (24 bits), or wide,
+ * sign x 2^e x (1 + f) with e uniform in -SG_WIDE_EXP..SG_WIDE_EXP and f 23 bits in [0, 1): both
+ * exact in float. The names are the dist parameter's choices, in this order. */
+enum sg_dist { SG_DIST_UNIFORM, SG_DIST_WIDE };
+#define SG_DIST_NAMES "uniform wide"
+#define SG_WIDE_EXP 20
+int sg_dist_parse(const char *name); /* -1 for none */
+double sg_dist_value(enum sg_dist d, uint64_t bits);
+
+/* The errors of n sampled entries c against FP64 dot products ref, each with mag = sum_l |a_il
+ * b_lj|: per entry |c - ref| / mag (0 where mag is 0), the largest and the median (mean of the
+ * two middle values for even n); and the ladder's Frobenius measure sqrt(sum (c - ref)^2 / sum
+ * ref^2). A non-finite c makes all three NaN. */
+struct sg_err {
+	double max, median, fro;
+};
+void sg_sample_errors(const float *c, const double *ref, const double *mag, size_t n, struct sg_err *out);
 
 /* Round x up to a multiple of u (u >= 1). */
 long sg_round_up(long x, long u);

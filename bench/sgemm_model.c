@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* bench/sgemm.list, one entry per line, in its order. */
@@ -237,4 +238,51 @@ int sg_shape(const char *name, int w, int *m, int *k, int *n)
 long sg_round_up(long x, long u)
 {
 	return u > 1 ? (x + u - 1) / u * u : x;
+}
+
+int sg_dist_parse(const char *name)
+{
+	return !name ? -1 : !strcmp(name, "uniform") ? SG_DIST_UNIFORM : !strcmp(name, "wide") ? SG_DIST_WIDE : -1;
+}
+
+double sg_dist_value(enum sg_dist d, uint64_t bits)
+{
+	if (d == SG_DIST_UNIFORM)
+		return (double)(bits >> 40) * 0x1p-23 - 1.0;
+	/* bit 0 the sign, bits 1..32 scaled onto the 2 SG_WIDE_EXP + 1 exponents, bits 41..63 the
+	 * fraction */
+	const int e = (int)((((bits >> 1) & 0xffffffffu) * (2 * SG_WIDE_EXP + 1)) >> 32) - SG_WIDE_EXP;
+	const double v = ldexp(1.0 + (double)(bits >> 41) * 0x1p-23, e);
+	return bits & 1 ? -v : v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void sg_sample_errors(const float *c, const double *ref, const double *mag, size_t n, struct sg_err *out)
+{
+	double *e = n ? malloc(n * sizeof *e) : NULL, num = 0, den = 0;
+
+	*out = (struct sg_err){ NAN, NAN, NAN };
+	if (!e)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const double d = (double)c[i] - ref[i];
+		if (!isfinite(c[i])) {
+			free(e);
+			return;
+		}
+		e[i] = mag[i] > 0 ? fabs(d) / mag[i] : 0;
+		num += d * d;
+		den += ref[i] * ref[i];
+	}
+	qsort(e, n, sizeof *e, cmp_double);
+	out->max = e[n - 1];
+	out->median = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
+	out->fro = den > 0 ? sqrt(num / den) : sqrt(num);
+	free(e);
 }

@@ -2,8 +2,8 @@
  * point is one kernel (or cuBLAS) on one problem (tsm2_env.c): C poisoned with NaN, timed batches
  * of >= 2 ms, C after the last launch held to the cuBLAS reference (64 u sqrt(k)). Rates are
  * compulsory bytes (A, B read once, C written once) over time; above the datasheet HBM rate while
- * the problem exceeds L2 the row is a broken probe. Pitfall: V4 adds into C, so every launch is a
- * memset of C and the kernel, and its atomics' traffic is not counted. Reports: tsm2_report.c. */
+ * the problem exceeds L2 the row is a broken probe. Pitfall: V4 and V5 add into C, so every launch
+ * is a memset of C and the kernel, and their atomics' traffic is not counted. Reports: tsm2_report.c. */
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
@@ -134,13 +134,15 @@ static void blas_cells(struct gp_meas *m, double ms)
 }
 
 /* M403-M405 and Algorithm 5's time for the launch as made; NaN for V0, V1 and cuBLAS. Threads
- * that carry rows: m per k slice for TSM2R, the grid for TSM2L (m / tcf). */
+ * that carry rows: m per k slice for TSM2R (m / 2 for V5: two rows a thread), the grid for TSM2L
+ * (m / tcf). */
 static void model_cells(struct gp_meas *m)
 {
 	const struct point *c = m->ctx;
 	const struct spec *s = &c->s;
 	const int tsm2l = s->kind == TSM2_L1 || s->kind == TSM2_L2;
-	const double rows = tsm2l ? fmin((double)s->m, (double)c->grid * s->t1) : (double)s->m * c->ks;
+	const double rows = tsm2l ? fmin((double)s->m, (double)c->grid * s->t1)
+				  : (double)s->m * c->ks / tsm2_rows_per_thread(s->kind, s->tcf);
 	const double bytes = tsm2_bytes(s->m, s->k, s->n, s->elem);
 	double occ = NAN, um = NAN, uc = NAN, mt = NAN;
 	struct tsm2_hw hw;
@@ -168,11 +170,11 @@ static int prepare(struct gp_meas *m)
 {
 	struct point *c = m->ctx;
 	const struct spec *s = &c->s;
-	const unsigned smem = (unsigned)tsm2_smem_bytes(s->kind, s->t1, s->t2, s->elem);
+	const unsigned smem = (unsigned)tsm2_smem_bytes(s->kind, s->t1, s->t2, s->t3, s->elem);
 	char name[64], why[200];
 	int rc, v = 0;
 
-	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, s->kind == TSM2_L1 || s->kind == TSM2_L2 ? s->tcf : 1);
+	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, tsm2_rows_per_thread(s->kind, s->tcf));
 	if ((rc = kernel_of(m->dev, s, &m->fn, name, sizeof name)))
 		return rc;
 	GP_CU(cuFuncGetAttribute(&c->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, m->fn));
@@ -185,7 +187,7 @@ static int prepare(struct gp_meas *m)
 		GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
 	GP_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, m->fn, s->t1, smem));
 	c->blocks_per_sm = v;
-	if (s->kind == TSM2_V4)
+	if (tsm2_splits_k(s->kind))
 		c->ks = (unsigned)tsm2_ksplit_choose(s->ksplit, m->dev->sms, v, (int)c->grid, s->k, s->t1);
 	ints(m, (const char *const[]){ "ksplit", "blocks", "active_threads_per_sm" },
 	     (const long long[]){ c->ks, (long long)c->grid * c->ks, (long long)v * s->t1 }, 3);
@@ -226,7 +228,7 @@ static int point_setup(struct gp_meas *m)
 	return s->kind == TSM2_CUBLAS ? 0 : prepare(m);
 }
 
-/* One launch: cuBLAS for the baseline; V4 adds into C, zeroed first inside every timed launch,
+/* One launch: cuBLAS for the baseline; V4 and V5 add into C, zeroed first inside every timed launch,
  * on the NULL stream in order with the kernel and the timing events (elem is 4 or 8: whole
  * words, and zero words are 0.0). */
 static int point_launch(struct gp_meas *m)
@@ -235,7 +237,7 @@ static int point_launch(struct gp_meas *m)
 
 	if (c->s.kind == TSM2_CUBLAS)
 		return tsm2_blas(c->p, c->C);
-	if (c->s.kind == TSM2_V4)
+	if (tsm2_splits_k(c->s.kind))
 		GP_CU(cuMemsetD32Async(c->C, 0, (size_t)c->s.m * c->s.n * c->s.elem / 4, NULL));
 	GP_CU(cuLaunchKernel(m->fn, m->grid, m->grid_y, 1, m->block, 1, 1, m->smem, NULL, m->args, NULL));
 	return 0;
@@ -344,14 +346,43 @@ static const struct gp_param tsm2r_params[] = {
 	{ "m", GP_PARAM_INT, 1, 65536, NULL, "10240 15360 20480 25600 30720", "rows of A and C" },
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
-	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 cublas", "v0 v1 v2 v3 v4 cublas",
-	  "ladder step (v4: V3 + split-k, beyond the paper) or cublas" },
+	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 cublas", "v0 v1 v2 v3 v4 v5 cublas",
+	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
-	{ "t3", GP_PARAM_INT, 1, 32, NULL, "16", "A elements per thread per step" },
+	{ "t3", GP_PARAM_INT, 0, 32, NULL, "0",
+	  "A elements per thread per step (0: 16 for V2..V4; V5: the compiled t3 keeping the most A bytes in flight)" },
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
-	  "v4: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
+	  "v4, v5: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
 };
+
+/* t3 = 0: 16 for V2..V4 (the paper's setting, as before); for V5 the compiled t3 of this t2
+ * whose launch keeps the most A bytes in flight per SM (tsm2_inflight_bytes at the kernel's own
+ * occupancy, registers and shared memory as cuOccupancy finds them; the smaller t3 on a tie). 16
+ * where none is compiled: the point is then n/a as for any pair the grid lacks. */
+static int t3_auto(struct gp_meas *m, const struct spec *s)
+{
+	int t3s[16], best = 16, blocks;
+	double most = 0;
+
+	if (s->kind != TSM2_V5)
+		return 16;
+	tsm2_axis(s->kind, s->elem, 1, t3s, GP_ARRAY_SIZE(t3s));
+	for (const int *t = t3s; *t; t++) {
+		struct spec c = *s;
+		const int smem = (int)tsm2_smem_bytes(c.kind, c.t1, c.t2, *t, c.elem);
+		char name[64];
+		CUfunction fn;
+		c.t3 = *t;
+		if (tsm2_instance(c.kind, c.elem, c.t2, c.t3) < 0 || c.t1 % c.t3 || kernel_of(m->dev, &c, &fn, name, sizeof name) ||
+		    (smem > 48 * 1024 && gp_cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)) ||
+		    gp_cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, c.t1, (size_t)smem))
+			continue;
+		if (tsm2_inflight_bytes(c.kind, blocks, c.t1, c.t3, c.elem) > most)
+			most = tsm2_inflight_bytes(c.kind, blocks, c.t1, c.t3, c.elem), best = c.t3;
+	}
+	return best;
+}
 
 static int tsm2r_setup(struct gp_meas *m)
 {
@@ -360,14 +391,16 @@ static int tsm2r_setup(struct gp_meas *m)
 
 	if ((rc = spec_begin(m, s)))
 		return rc;
-	if (s->kind != TSM2_V4 && gp_meas_param(m, "ksplit") > 1)
+	if (!tsm2_splits_k(s->kind) && gp_meas_param(m, "ksplit") > 1)
 		return gp_meas_skip(m); /* ksplit means nothing to it: one row, at ksplit 0 or 1 */
 	s->n = (int)gp_meas_param(m, "n");
 	s->k = s->m / (int)gp_meas_param(m, "kdiv");
-	s->ksplit = s->kind == TSM2_V4 ? (int)gp_meas_param(m, "ksplit") : 0;
+	s->ksplit = tsm2_splits_k(s->kind) ? (int)gp_meas_param(m, "ksplit") : 0;
 	s->t2 = t2_auto((int)gp_meas_param(m, "t2"), s->n);
 	if (s->kind == TSM2_V0 || s->kind == TSM2_V1)
 		s->t3 = s->kind == TSM2_V1 ? 1 : 0;
+	else if (s->t3 == 0 && s->kind != TSM2_CUBLAS)
+		s->t3 = t3_auto(m, s);
 	if (s->kind == TSM2_V0)
 		s->t2 = 0;
 	return point_setup(m);
@@ -490,7 +523,7 @@ static int search_grid(struct search *sr, int elem, int t1, int t2, int t3)
 		return 0;
 	if ((rc = kernel_of(sr->run->dev, &s, &fn, name, sizeof name)))
 		return rc;
-	if (launchable(sr->run->dev, fn, name, t1, (unsigned)tsm2_smem_bytes(TSM2_V3, t1, t2, elem), why, sizeof why))
+	if (launchable(sr->run->dev, fn, name, t1, (unsigned)tsm2_smem_bytes(TSM2_V3, t1, t2, t3, elem), why, sizeof why))
 		return 0;
 	rc = search_one(sr, t1, t2, t3, "grid");
 	if (rc != 0 && rc != GP_EVALID)

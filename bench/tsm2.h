@@ -42,6 +42,10 @@ TSM2_HD int tsm2_blocks(int m, int t1, int tcf)
 	return b < 1 ? 1 : (int)b;
 }
 
+/* Rows a V5 thread carries (rows tid and tid + t1 of its block's TSM2_V5_ROWS x t1): each B value
+ * read from shared memory serves this many FMAs per k step. */
+#define TSM2_V5_ROWS 2
+
 /* B tiles (t1-long k ranges) of the whole k: the most slices a split-k launch can use. */
 TSM2_HD int tsm2_k_tiles(int k, int t1)
 {

@@ -15,7 +15,8 @@
  * cuBLAS fills the GPU by splitting k). V4's grid is (row blocks, ks): block y runs V3's loop over
  * its slice of whole B tiles (tsm2_slice_begin) and adds its partial C fragment with atomicAdd
  * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
- * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits.
+ * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits. V5 (also beyond the
+ * paper) is V4 reading B from shared memory as LDS.128 for two rows a thread, same bits again.
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Rows past m load row
  * m - 1 and never store, k and n tails load 0. */
@@ -243,6 +244,10 @@ template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
 	}
 }
 
+/* ------------------------------------------------------------------ V5 (beyond the paper) */
+
+#include "tsm2_v5.cuh"
+
 /* ------------------------------------------------------------------ TSM2L Opt1 (Algorithm 6) */
 
 /* m / tcf threads: each block walks the row tiles blockIdx.x, + gridDim.x, ... (block-uniform, so
@@ -357,6 +362,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define TSM2_DEFINE_v2 TSM2_DEFINE_K
 #define TSM2_DEFINE_v3 TSM2_DEFINE_K
 #define TSM2_DEFINE_v4 TSM2_DEFINE_K
+#define TSM2_DEFINE_v5 TSM2_DEFINE_K
 #define TSM2_DEFINE_l1 TSM2_DEFINE_K
 #define TSM2_DEFINE_l2 TSM2_DEFINE_K
 

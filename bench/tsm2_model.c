@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "l1", "l2", "cublas" };
+static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "v5", "l1", "l2", "cublas" };
 
 const char *tsm2_kind_name(enum tsm2_kind kind)
 {
@@ -36,6 +36,7 @@ int tsm2_kind_parse(const char *s, enum tsm2_kind *kind)
 #define KIND_v2 TSM2_V2
 #define KIND_v3 TSM2_V3
 #define KIND_v4 TSM2_V4
+#define KIND_v5 TSM2_V5
 #define KIND_l1 TSM2_L1
 #define KIND_l2 TSM2_L2
 #define ELEM_f 4
@@ -103,8 +104,9 @@ int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, s
 	return 0;
 }
 
-size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem)
+size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem)
 {
+	(void)t3;
 	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem : 0;
 }
 
@@ -134,13 +136,33 @@ int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, in
 		snprintf(why, len, "tcf = %d < 1", tcf);
 		return -1;
 	}
-	if (kind == TSM2_V2 || kind == TSM2_V3 || kind == TSM2_V4 || kind == TSM2_V1) {
+	if (kind == TSM2_V5 && t3 % (16 / elem)) {
+		snprintf(why, len, "t3 = %d is not a multiple of the %d-element vector %s reads B in", t3, 16 / elem,
+			 kind_names[kind]);
+		return -1;
+	}
+	if (kind >= TSM2_V1 && kind <= TSM2_V5) {
 		if (t2 > 2 * n && t2 > 2) {
 			snprintf(why, len, "t2 = %d > 2 n: columns computed for nothing", t2);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int tsm2_splits_k(enum tsm2_kind kind)
+{
+	return kind == TSM2_V4 || kind == TSM2_V5;
+}
+
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf)
+{
+	return kind == TSM2_V5 ? TSM2_V5_ROWS : kind == TSM2_L1 || kind == TSM2_L2 ? (tcf > 0 ? tcf : 1) : 1;
+}
+
+double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t3, int elem)
+{
+	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1) * t3 * elem;
 }
 
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)

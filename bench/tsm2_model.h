@@ -14,6 +14,7 @@ enum tsm2_kind {
 	TSM2_V2,     /* Algorithm 3: + B tile (t1 x t2) in shared memory */
 	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
 	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
+	TSM2_V5,     /* beyond the paper: V4 with B as LDS.128 for two rows a thread */
 	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
 	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
 	TSM2_CUBLAS, /* the baseline */
@@ -33,10 +34,20 @@ const char *tsm2_kind_name(enum tsm2_kind kind);
 /* 0 if (kind, t1, t2, t3, tcf) is launchable for m x k x n, else -1 and why. */
 int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
 		  size_t len);
-/* Dynamic shared memory of a launch: t1 x t2 x elem for V2/V3/V4/L1/L2, else 0. */
-size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int elem);
+/* Dynamic shared memory of a launch: the B tile, t1 x t2 x elem, for V2..V5/L1/L2, else 0 (t3 is
+ * for a kind that would stage A there too). */
+size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem);
 
-/* V4's number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
+/* Whether a kind splits k (V4, V5). */
+int tsm2_splits_k(enum tsm2_kind kind);
+/* Rows a thread carries: TSM2_V5_ROWS for V5, 1 for the other TSM2R kinds (TSM2L: the thread-count
+ * factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf);
+/* A bytes a SM keeps in flight with blocks_per_sm resident blocks of t1 threads: each thread's
+ * prefetched chunk of t3 for each of its rows. What the t3 = 0 choice of V5 maximises (Little's
+ * law: the HBM rate a SM can draw is what it has in flight over the latency). */
+double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t3, int elem);
+/* V4's (and V5's) number of k slices. ksplit > 0: that many, clamped to the B tiles (no empty slice).
  * ksplit = 0: enough for TSM2_KSPLIT_WAVES waves, ceil(waves x sms x blocks_per_sm / row_blocks)
  * with blocks_per_sm the resident blocks of this kernel and shared memory (cuOccupancy...),
  * clamped to the tiles and to TSM2_KSPLIT_MAX; 1 when the row blocks alone make that many waves

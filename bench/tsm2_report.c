@@ -96,7 +96,7 @@ struct ladder {
 	size_t npaper;
 };
 
-static const char *const tsm2r_kernels[] = { "v0", "v1", "v2", "v3", "v4" };
+static const char *const tsm2r_kernels[] = { "v0", "v1", "v2", "v3", "v4", "v5" };
 static const struct paper_row tsm2r_paper[] = {
 	{ "V1 over V0", "k40c_v1_over_v0" },
 	{ "V2 over V1", "k40c_v2_gain" },
@@ -129,9 +129,138 @@ static void ladder_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	paper_table(md, ref, l->exp, l->paper, l->npaper);
 }
 
+/* ---------------------------------------------------------------- per point */
+
+/* A TSM2R point (precision, m, n <= 16): each kernel's best % of the HBM read rate over its rows
+ * there (several t3 or ksplit count as one kernel), cuBLAS's, and the best TSM2R kernel's. */
+struct point {
+	int prec;
+	double m, n, hbm;
+	double pct[GP_ARRAY_SIZE(tsm2r_kernels)], blas;
+	size_t best; /* index into tsm2r_kernels */
+};
+
+#define MAX_POINTS 256
+
+static size_t kernel_index(const char *k)
+{
+	for (size_t i = 0; k && i < GP_ARRAY_SIZE(tsm2r_kernels); i++)
+		if (!strcmp(k, tsm2r_kernels[i]))
+			return i;
+	return GP_ARRAY_SIZE(tsm2r_kernels);
+}
+
+static struct point *point_of(struct point *pts, size_t *n, int prec, double m, double nn)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (pts[i].prec == prec && pts[i].m == m && pts[i].n == nn)
+			return &pts[i];
+	if (*n == MAX_POINTS)
+		return NULL;
+	pts[*n] = (struct point){ .prec = prec, .m = m, .n = nn, .hbm = NAN, .blas = NAN };
+	for (size_t k = 0; k < GP_ARRAY_SIZE(tsm2r_kernels); k++)
+		pts[*n].pct[k] = NAN;
+	return &pts[(*n)++];
+}
+
+/* The points of the table's ok rows with n <= 16, in the order they first appear, each with its best
+ * TSM2R kernel (pct NaN where none ran ok). */
+static size_t points(const struct gp_table *t, struct point *pts)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, "pct_of_hbm_read");
+		const int prec = is(t, r, "precision", "double");
+		const size_t k = kernel_index(gp_table_get(t, r, "kernel"));
+		struct point *p;
+		if (!gp_table_row_ok(t, r) || gp_table_num(t, r, "n") > 16 || isnan(v) ||
+		    !(p = point_of(pts, &n, prec, gp_table_num(t, r, "m"), gp_table_num(t, r, "n"))))
+			continue;
+		p->hbm = gp_table_num(t, r, "hbm_read_GBps");
+		if (is(t, r, "kernel", "cublas"))
+			p->blas = v;
+		else if (k < GP_ARRAY_SIZE(tsm2r_kernels) && !(p->pct[k] >= v))
+			p->pct[k] = v;
+	}
+	for (size_t i = 0; i < n; i++) {
+		pts[i].best = GP_ARRAY_SIZE(tsm2r_kernels);
+		for (size_t k = 0; k < GP_ARRAY_SIZE(tsm2r_kernels); k++)
+			if (pts[i].pct[k] > 0 && (pts[i].best == GP_ARRAY_SIZE(tsm2r_kernels) || pts[i].pct[k] > pts[i].pct[pts[i].best]))
+				pts[i].best = k;
+	}
+	return n;
+}
+
+static double best_pct(const struct point *p)
+{
+	return p->best < GP_ARRAY_SIZE(tsm2r_kernels) ? p->pct[p->best] : NAN;
+}
+
+/* Every point's % of the HBM read rate: V3, V4, V5, cuBLAS and the best TSM2R kernel. */
+static void point_table(FILE *md, const struct gp_table *t)
+{
+	struct point pts[MAX_POINTS];
+	const size_t n = points(t, pts);
+
+	if (!n)
+		return;
+	fprintf(md, "Per point (n <= 16): achieved bandwidth (compulsory bytes / median time) as %% of the streaming "
+		    "HBM read rate measured in the same process (`hbm_read_GBps`); a kernel's best row where it ran "
+		    "at several t3 or ksplit. The goal is every point of the best kernel at >= 90 %%.\n\n");
+	gp_md_header(md, "precision", "n", "m", "read GB/s", "v3 %", "v4 %", "v5 %", "cuBLAS %", "best", "best %");
+	for (size_t i = 0; i < n; i++) {
+		const struct point *p = &pts[i];
+		gp_md_str(md, precs[p->prec]);
+		gp_md_num(md, p->n);
+		gp_md_num(md, p->m);
+		gp_md_num(md, p->hbm);
+		for (size_t k = 3; k < GP_ARRAY_SIZE(tsm2r_kernels); k++)
+			gp_md_num(md, p->pct[k]);
+		gp_md_num(md, p->blas);
+		gp_md_str(md, p->best < GP_ARRAY_SIZE(tsm2r_kernels) ? tsm2r_kernels[p->best] : NULL);
+		gp_md_num(md, best_pct(p));
+		gp_md_end(md);
+	}
+	fputc('\n', md);
+}
+
+/* Profile: each point's best TSM2R kernel as % of the HBM read rate, and per precision the lowest
+ * and the average over the points. */
+static void point_derive(struct gp_profile *prof, const struct gp_table *t)
+{
+	struct point pts[MAX_POINTS];
+	const size_t n = points(t, pts);
+	char key[64], method[160];
+
+	for (int prec = 0; prec < 2; prec++) {
+		double lo = INFINITY, sum = 0;
+		int c = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct point *p = &pts[i];
+			const double v = best_pct(p);
+			if (p->prec != prec || isnan(v))
+				continue;
+			snprintf(key, sizeof key, "tsm2r_%s_n%.0f_m%.0f_pct_hbm_read", precs[prec], p->n, p->m);
+			snprintf(method, sizeof method, "best TSM2R kernel there (%s), of the streaming read rate %.0f GB/s, same run",
+				 tsm2r_kernels[p->best], p->hbm);
+			gp_profile_add(prof, key, v, "%", method, "tsm2r");
+			lo = fmin(lo, v), sum += v, c++;
+		}
+		if (!c)
+			continue;
+		snprintf(key, sizeof key, "tsm2r_%s_min_pct_hbm_read", precs[prec]);
+		gp_profile_add(prof, key, lo, "%", "n <= 16: the lowest point of the best TSM2R kernel per point", "tsm2r");
+		snprintf(key, sizeof key, "tsm2r_%s_avg_pct_hbm_read", precs[prec]);
+		gp_profile_add(prof, key, sum / c, "%", "n <= 16: average over the points of the best TSM2R kernel per point",
+			       "tsm2r");
+	}
+}
+
 static void tsm2r_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	ladder_report(md, t, ref, &tsm2r_ladder);
+	point_table(md, t);
 }
 
 static void tsm2l_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
@@ -182,11 +311,11 @@ static double speedup_ceiling(const struct gp_table *t, const char *prec)
 	return n ? sum / n : NAN;
 }
 
-/* Profile (n <= 16, the paper's range): V3's and V4's average speedup over cuBLAS and best
+/* Profile (n <= 16, the paper's range): V3's, V4's and V5's average speedup over cuBLAS and best
  * fraction of the HBM read rate per precision, and the bandwidth ceiling on the speedup. */
 static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	static const char *const kernels[] = { "v3", "v4" };
+	static const char *const kernels[] = { "v3", "v4", "v5" };
 	char key[64], method[160];
 	double a, lo, hi;
 
@@ -206,6 +335,7 @@ static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
 			gp_profile_add(prof, key, a, "x", "n <= 16: cuBLAS time / compulsory bytes at the measured HBM read rate",
 				       "tsm2r");
 	}
+	point_derive(prof, t);
 }
 
 GP_ANALYSIS(tsm2r, tsm2r_derive, tsm2r_report);

@@ -7,6 +7,7 @@
  * fills padding and allocation slack with NaN, and holds ||C - C_cuBLAS||_F / ||C_cuBLAS||_F to
  * 64 u sqrt(k) (bench/sgemm_model.c says why); every ok row has its SM clock (the clock kernel
  * after the launches), its batch and the problem's cuBLAS rate (cuBLAS's own row: ratio 1).
+ * sgemm_modes: cuBLAS's FP32 modes against FP64 dot products and against pedantic FP32.
  * Where there is no GPU or no cuBLAS each test says so and skips. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -140,9 +141,54 @@ static void test_dgemm_all_variants(void **state)
 	gp_table_free(t);
 }
 
+/* The row of (mode, dist) in an sgemm_modes table, or fail. */
+static size_t mode_row(const struct gp_table *t, const char *mode, const char *dist)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (!strcmp(gp_table_get(t, r, "mode"), mode) && !strcmp(gp_table_get(t, r, "dist"), dist))
+			return r;
+	fail_msg("no sgemm_modes row for %s / %s", mode, dist);
+	return 0;
+}
+
+/* cuBLAS in every FP32 mode on both input sets. Every row ok (held to its mode's ceiling, finite);
+ * pedantic and the modes that promise FP32 accuracy (default, BF16x9) within the ladder's bound
+ * against FP64 dot products; pedantic's timed result bit-identical to its reference run; FAST_TF32
+ * (10-bit mantissas) at least 8x pedantic's median error and faster than it. */
+static void test_sgemm_modes(void **state)
+{
+	static const char *const set[] = { "m", "2048" };
+	static const char *const dists[] = { "uniform", "wide" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("sgemm_modes", set, 2);
+	assert_int_equal(t->nrows, 2 * GP_BLAS_NMODES);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *st = gp_table_get(t, r, "status"), *md = gp_table_get(t, r, "mode");
+		if (strcmp(st, "ok"))
+			fail_msg("%s %s: %s", md, gp_table_get(t, r, "dist"), st);
+		assert_true(cell(t, r, "tflops") > 0 && cell(t, r, "tflops") <= 1.01 * cell(t, r, "ceiling_tflops"));
+		assert_true(cell(t, r, "clock_MHz") > 0 && cell(t, r, "samples") == 4096);
+		if (strcmp(md, "tf32"))
+			assert_true(cell(t, r, "fro_err") <= cell(t, r, "err_bound"));
+	}
+	for (size_t d = 0; d < GP_ARRAY_SIZE(dists); d++) {
+		const size_t p = mode_row(t, "pedantic", dists[d]), tf = mode_row(t, "tf32", dists[d]);
+		print_message("%s: pedantic %.1f TFLOP/s, median error %.3g; tf32 %.1f TFLOP/s (x%.2f), %.3g\n", dists[d],
+			      cell(t, p, "tflops"), cell(t, p, "err_median"), cell(t, tf, "tflops"),
+			      cell(t, tf, "ratio_to_pedantic"), cell(t, tf, "err_median"));
+		assert_true(cell(t, p, "equal_to_pedantic") == 1 && cell(t, p, "ratio_to_pedantic") == 1);
+		assert_true(cell(t, tf, "err_median") > 8 * cell(t, p, "err_median"));
+		assert_true(cell(t, tf, "ratio_to_pedantic") > 1);
+	}
+	gp_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sgemm_modes),
 		cmocka_unit_test(test_sgemm_all_variants_tile_multiple),
 		cmocka_unit_test(test_sgemm_tc_deep_k),
 		cmocka_unit_test(test_sgemm_any_size),

@@ -2,7 +2,8 @@
  * tsm2r (V0-V4, float and double, several (t1, t2, t3)) and tsm2l (V3, Opt1, Opt2 over tcf) on
  * small sizes and sizes that are not tile multiples (m, k, n odd, k < t1, n < t2), C poisoned,
  * NaN slack after every matrix, relative error <= 64 u sqrt(k); V4 over ksplit (automatic, 1 =
- * V3's bits, 3, more than the tiles). Skips without GPU/cuBLAS. */
+ * V3's bits, 3, more than the tiles); V5 the same, with V3's bits at one slice, its SASS (LDS.128
+ * for B) and its t3 choice. Skips without GPU/cuBLAS (cuobjdump). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,10 +17,12 @@
 #include "gp.h"
 #include "blas.h"
 #include "experiment.h"
+#include "tsm2.h"
 #include "tsm2_model.h"
 #include "suite.h"
 
 #include "gpu_test.h"
+#include "sass_listing.h"
 
 /* Every row ok (n/a only where allowed: an instance too big for the device). */
 static void check_rows(const struct gp_table *t)
@@ -173,6 +176,97 @@ static void test_tsm2r_v4_ksplit(void **state)
 	assert_true(clamped > 0); /* k = 47 with t1 = 64 or 128, k = 143 with t1 = 128 */
 }
 
+/* V5 sums what V4 sums in V3's order: at one slice its error against cuBLAS is V3's to the bit; at
+ * the automatic count and at 3 slices it is right on sizes that are not tile multiples (n picks
+ * t2 = 2, 16 and a ragged last panel). */
+static void v5_like(const char *kernels, const char *ns)
+{
+	static const char *const splits[] = { "1", "0", "3" };
+	const char *set[] = { "precision", "single double", "m", "333 1001", "kdiv", "1 7", "n", ns, "kernel", kernels,
+			      "t1", "64 128", "t2", "0", "t3", "8", "ksplit", NULL };
+	struct gp_table *t;
+
+	for (size_t pass = 0; pass < GP_ARRAY_SIZE(splits); pass++) {
+		set[GP_ARRAY_SIZE(set) - 1] = splits[pass];
+		t = measure("tsm2r", set, GP_ARRAY_SIZE(set));
+		check_rows(t);
+		for (size_t r = 0; r < t->nrows && pass == 0; r++) {
+			size_t v3;
+			if (!strcmp(gp_table_get(t, r, "kernel"), "v3"))
+				continue;
+			v3 = same_point(t, r, "v3");
+			if (col(t, r, "rel_err") != col(t, v3, "rel_err"))
+				fail_msg("%s ksplit 1 differs from v3 (%s m %s k %s n %s t1 %s): %g vs %g",
+					 gp_table_get(t, r, "kernel"), gp_table_get(t, r, "precision"), gp_table_get(t, r, "m"),
+					 gp_table_get(t, r, "k"), gp_table_get(t, r, "n"), gp_table_get(t, r, "t1"),
+					 col(t, r, "rel_err"), col(t, v3, "rel_err"));
+		}
+		gp_table_free(t);
+	}
+}
+
+/* t3 = 0: V3 and V4 take 16, V5 one of the t3 compiled for its t2, and run right. */
+static void test_tsm2r_t3_auto(void **state)
+{
+	static const char *const set[] = { "precision", "single double", "m", "4096", "n", "8 16", "kernel", "v3 v4 v5",
+					   "t3", "0" };
+	struct gp_table *t;
+
+	NEED_GPU();
+	t = measure("tsm2r", set, GP_ARRAY_SIZE(set));
+	check_rows(t);
+	assert_int_equal(t->nrows, 2 * 2 * 3);
+	for (size_t r = 0; r < t->nrows; r++) {
+		enum tsm2_kind kind;
+		const int elem = strcmp(gp_table_get(t, r, "precision"), "double") ? 4 : 8;
+		assert_int_equal(tsm2_kind_parse(gp_table_get(t, r, "kernel"), &kind), 0);
+		if (kind == TSM2_V5)
+			assert_true(tsm2_instance(kind, elem, (int)col(t, r, "t2"), (int)col(t, r, "t3")) >= 0);
+		else
+			assert_true(col(t, r, "t3") == 16);
+	}
+	gp_table_free(t);
+}
+
+static void test_tsm2r_v5(void **state)
+{
+	NEED_GPU();
+	v5_like("v3 v5", "3 16 17");
+}
+
+/* What V5 exists for, in the SASS: B comes from shared memory only as LDS.128, each serving 4
+ * (float) or 2 (double) k steps of TSM2_V5_ROWS rows, where V4 takes about one LDS per FMA. */
+static void test_tsm2_v5_sass(void **state)
+{
+	static const struct {
+		const char *family, *kernel, *fma;
+		size_t per_lds;
+	} k[] = {
+		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_16_t3_16", "FFMA", 4 },
+		{ "bench/tsm2_v5f", "tsm2_v5_f_t2_4_t3_8", "FFMA", 4 },
+		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_16_t3_8", "DFMA", 2 },
+		{ "bench/tsm2_v5d", "tsm2_v5_d_t2_8_t3_8", "DFMA", 2 },
+	};
+	char path[512];
+
+	NEED_GPU();
+	if (!have_cuobjdump()) {
+		print_message("skipped: no cuobjdump\n");
+		skip();
+	}
+	for (size_t i = 0; i < GP_ARRAY_SIZE(k); i++) {
+		struct sass_kernel s;
+		size_t lds, lds128, fma;
+		fatbin_path(path, sizeof path, k[i].family);
+		if (sass_read(path, "sm_90", k[i].kernel, &s))
+			fail_msg("no sm_90 SASS for %s in %s", k[i].kernel, path);
+		lds = count_op(&s, "LDS", NULL), lds128 = count_op(&s, "LDS.128", NULL), fma = count_op(&s, k[i].fma, NULL);
+		print_message("%-24s %s %zu, LDS %zu (LDS.128 %zu)\n", k[i].kernel, k[i].fma, fma, lds, lds128);
+		assert_true(fma > 0 && lds == lds128 && lds128 * k[i].per_lds * TSM2_V5_ROWS >= fma);
+		kernel_free(&s);
+	}
+}
+
 static void test_tsm2l(void **state)
 {
 	static const char *const set[] = { "precision", "single double", "m", "10000 12345", "k", "2 3 8 16",
@@ -218,6 +312,7 @@ static void test_tsm2_search(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5), cmocka_unit_test(test_tsm2r_t3_auto),
 		cmocka_unit_test(test_tsm2r_small), cmocka_unit_test(test_tsm2r_odd_sizes),
 		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
 		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gp.h"
+#include "blas.h"
 #include "experiment.h"
 #include "sgemm.h"
 #include "sgemm_map.h"
@@ -419,6 +420,74 @@ static void test_launch_dims(void **state)
 	assert_true(g[0] == 64 && g[1] == 64 && b[0] == 256);
 }
 
+/* sgemm_modes' inputs: uniform values in [-1, 1), wide ones sign x 2^e x [1, 2) with every e of
+ * -20..20 drawn and both signs; all exact in float. */
+static void test_mode_inputs(void **state)
+{
+	int seen[2 * SG_WIDE_EXP + 1] = { 0 }, neg = 0;
+	uint64_t s = 1;
+
+	assert_int_equal(sg_dist_parse("uniform"), SG_DIST_UNIFORM);
+	assert_int_equal(sg_dist_parse("wide"), SG_DIST_WIDE);
+	assert_int_equal(sg_dist_parse("normal"), -1);
+	for (int i = 0; i < 100000; i++) {
+		const uint64_t bits = (s += 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+		const double u = sg_dist_value(SG_DIST_UNIFORM, bits), w = sg_dist_value(SG_DIST_WIDE, bits);
+		int e;
+		assert_true(u >= -1.0 && u < 1.0 && (double)(float)u == u);
+		assert_true((double)(float)w == w);
+		const double f = frexp(fabs(w), &e); /* [0.5, 1) x 2^e: the exponent of [1, 2) is e - 1 */
+		assert_true(f >= 0.5 && e - 1 >= -SG_WIDE_EXP && e - 1 <= SG_WIDE_EXP);
+		seen[e - 1 + SG_WIDE_EXP]++;
+		neg += w < 0;
+	}
+	for (int e = 0; e <= 2 * SG_WIDE_EXP; e++) /* about 100000 / 41 each */
+		assert_true(seen[e] > 2000 && seen[e] < 2900);
+	assert_true(neg > 45000 && neg < 55000);
+}
+
+/* The sampled-entry errors: per entry |c - r| / mag, max and median (even count: the two middle
+ * values' mean), the Frobenius measure; a NaN result poisons all three. */
+static void test_sample_errors(void **state)
+{
+	const double ref[] = { 1, -2, 0, 4 }, mag[] = { 2, 4, 1, 8 };
+	const float c[] = { 1.5f, -2, 0.25f, 3 }, bad[] = { 1, NAN, 0, 4 };
+	struct sg_err e;
+
+	sg_sample_errors(c, ref, mag, 4, &e);
+	assert_float_equal(e.max, 0.25, 1e-15);    /* 0.5 / 2 and 0.25 / 1 */
+	assert_float_equal(e.median, 0.1875, 1e-15); /* (0.125 + 0.25) / 2 */
+	assert_float_equal(e.fro, sqrt((0.25 + 0.0625 + 1) / 21.0), 1e-15);
+	sg_sample_errors(c, ref, mag, 3, &e);
+	assert_float_equal(e.median, 0.25, 1e-15);
+	sg_sample_errors(bad, ref, mag, 4, &e);
+	assert_true(isnan(e.max) && isnan(e.median) && isnan(e.fro));
+}
+
+/* The cuBLAS modes: each name parses back to its mode, the parameter's list names them all in
+ * order, pedantic is the first (the baseline every other mode is held to), and the compute types
+ * are the ones cuBLAS defines for FP32. */
+static void test_blas_modes(void **state)
+{
+	static const char names[] = GP_BLAS_MODE_NAMES;
+	char want[256] = "";
+	enum gp_blas_mode md;
+
+	assert_int_equal(GP_BLAS_PEDANTIC, 0);
+	for (int i = 0; i < GP_BLAS_NMODES; i++) {
+		assert_int_equal(gp_blas_mode_parse(gp_blas_mode_name((enum gp_blas_mode)i), &md), 0);
+		assert_int_equal(md, i);
+		assert_non_null(strstr(gp_blas_mode_compute((enum gp_blas_mode)i), "CUBLAS_COMPUTE_32F"));
+		strcat(want, " ");
+		strcat(want, gp_blas_mode_name((enum gp_blas_mode)i));
+	}
+	assert_string_equal(names, want);
+	assert_string_equal(gp_blas_mode_compute(GP_BLAS_BF16X9), "CUBLAS_COMPUTE_32F_EMULATED_16BFX9");
+	assert_string_equal(gp_blas_mode_math(GP_BLAS_BF16X9_EAGER), "CUBLAS_FP32_EMULATED_BF16X9_MATH");
+	assert_int_equal(gp_blas_mode_parse("fp64", &md), -1);
+	assert_null(gp_blas_mode_name(GP_BLAS_NMODES));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +505,9 @@ int main(void)
 		cmocka_unit_test(test_coverage_multiples),
 		cmocka_unit_test(test_swizzle_bijection),
 		cmocka_unit_test(test_launch_dims),
+		cmocka_unit_test(test_mode_inputs),
+		cmocka_unit_test(test_sample_errors),
+		cmocka_unit_test(test_blas_modes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gp.h"
+#include "analysis.h"
 #include "tsm2.h"
 #include "tsm2_bench.h"
 #include "tsm2_model.h"
@@ -148,13 +149,34 @@ static void test_names_and_support(void **state)
 	assert_int_equal(tsm2_supports(TSM2_V4, 4, 100, 100, 4, 128, 4, 4, 1, why, sizeof why), 0);
 	assert_int_equal(tsm2_supports(TSM2_V4, 4, 100, 100, 4, 100, 4, 16, 1, why, sizeof why), -1); /* t1 % 32 */
 	assert_int_equal(tsm2_supports(TSM2_V4, 8, 100, 100, 2, 128, 16, 4, 1, why, sizeof why), -1); /* t2 > 2 n */
-	assert_int_equal(tsm2_smem_bytes(TSM2_V4, 128, 16, 4), 8192);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V4, 128, 16, 16, 4), 8192);
+	/* V5: V4 with 16-byte B reads, t3 a multiple of the vector (4 floats, 2 doubles) */
+	assert_int_equal(tsm2_kind_parse("v5", &k), 0);
+	assert_int_equal(k, TSM2_V5);
+	assert_true(tsm2_splits_k(TSM2_V4) && tsm2_splits_k(TSM2_V5) && !tsm2_splits_k(TSM2_V3));
+	assert_int_equal(tsm2_kernel_name(TSM2_V5, 8, 16, 8, name, sizeof name), 0);
+	assert_string_equal(name, "tsm2_v5_d_t2_16_t3_8");
+	assert_int_equal(tsm2_kernel_name(TSM2_V5, 8, 16, 16, name, sizeof name), -1);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V5, 1), TSM2_V5_ROWS);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V4, 1), 1);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_L1, 8), 8);
+	assert_int_equal(tsm2_kernel_name(TSM2_V5, 4, 32, 16, name, sizeof name), -1); /* n <= 16 only */
+	assert_int_equal(tsm2_kernel_name(TSM2_V5, 4, 16, 4, name, sizeof name), -1);
+	assert_int_equal(tsm2_supports(TSM2_V5, 4, 100, 100, 16, 128, 16, 16, 1, why, sizeof why), 0);
+	assert_int_equal(tsm2_supports(TSM2_V5, 8, 100, 100, 4, 80, 4, 16, 1, why, sizeof why), -1); /* t1 % 32 */
+	assert_int_equal(tsm2_supports(TSM2_V5, 8, 100, 100, 4, 32, 4, 8, 1, why, sizeof why), 0);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V5, 128, 16, 8, 8), 16384);
+	/* bytes in flight: V4 one chunk a thread, V5 one a row (two rows) */
+	assert_float_equal(tsm2_inflight_bytes(TSM2_V4, 4, 128, 16, 4), 4 * 128 * 16 * 4, 0);
+	assert_float_equal(tsm2_inflight_bytes(TSM2_V5, 3, 128, 8, 4), 3 * 128 * TSM2_V5_ROWS * 8 * 4, 0);
+
+
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 96, 3, 4, 1, why, sizeof why), -1); /* t2 = 3 not compiled */
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 100, 4, 4, 1, why, sizeof why), -1);
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 128, 4, 4, 1, why, sizeof why), 0);
 	assert_int_equal(tsm2_supports(TSM2_L1, 4, 100, 4, 4, 128, 4, 4, 0, why, sizeof why), -1);
-	assert_int_equal(tsm2_smem_bytes(TSM2_V3, 128, 16, 8), 16384);
-	assert_int_equal(tsm2_smem_bytes(TSM2_V1, 128, 16, 8), 0);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V3, 128, 16, 8, 8), 16384);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V1, 128, 16, 8, 8), 0);
 	assert_int_equal(tsm2_blocks(10000, 128, 1), 79);
 	assert_int_equal(tsm2_blocks(10000, 128, 8), 10);
 	assert_int_equal(tsm2_blocks(10000, 0, 1), 0); /* cuBLAS rows: no block size, no division */
@@ -187,7 +209,7 @@ static void test_instances_in_image(void **state)
 	static const int pow2[] = { 0, 1, 2, 4, 8, 16, 32, 64 };
 	const unsigned char *distinct[32];
 	size_t nd = 0;
-	int v4 = 0, entries = 0;
+	int v4 = 0, v5 = 0, entries = 0;
 
 	for (; tsm2_image(entries); entries++) {
 		size_t d = 0;
@@ -218,10 +240,12 @@ static void test_instances_in_image(void **state)
 	for (int e = 4; e <= 8; e += 4)
 		for (size_t a = 1; a < GP_ARRAY_SIZE(pow2); a++)
 			for (size_t b = 1; b < GP_ARRAY_SIZE(pow2); b++)
-				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0;
-	assert_int_equal(entries, 159);
-	assert_int_equal(nd, 11); /* 10 images of the grid and the auxiliary one */
+				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0,
+				v5 += tsm2_instance(TSM2_V5, e, pow2[a], pow2[b]) >= 0;
+	assert_int_equal(entries, 174);
+	assert_int_equal(nd, 13); /* 12 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
+	assert_int_equal(v5, 15); /* t2 2..16 x t3 8, 16 per precision, double without 16 x 16 */
 }
 
 /* The candidate axes come from the list: V3's compiled t2 and t3, ascending. */
@@ -421,6 +445,47 @@ static void test_hash(void **state)
 	assert_true(tsm2_uniform(42, 7) != tsm2_uniform(43, 7));
 }
 
+/* The per-point profile of tsm2r: each (precision, n, m) gets its best TSM2R kernel's % of the HBM
+ * read rate (a kernel's best row where it has several), and each precision the lowest and the
+ * average of those; failed rows and n > 16 do not count. */
+static void test_point_profile(void **state)
+{
+	static const char csv[] = "kernel,precision,m,n,pct_of_hbm_read,hbm_read_GBps,status\n"
+				  "v4,single,10240,16,62,3000,ok\n"
+				  "v5,single,10240,16,91,3000,ok\n"
+				  "v5,single,10240,16,93,3000,ok\n"
+				  "cublas,single,10240,16,60,3000,ok\n"
+				  "v4,single,20480,16,97,3000,ok\n"
+				  "v5,single,20480,16,99,3000,wrong result\n"
+				  "v5,single,20480,64,99.5,3000,ok\n"
+				  "v4,double,10240,2,95,3000,ok\n";
+	const struct gp_analysis *a = gp_analysis_find("tsm2r");
+	struct gp_profile prof = { 0 };
+	char err[128];
+	struct gp_table *t = gp_table_parse(csv, sizeof csv - 1, err, sizeof err);
+	const char *const want[][2] = {
+		{ "tsm2r_single_n16_m10240_pct_hbm_read", "93" }, { "tsm2r_single_n16_m20480_pct_hbm_read", "97" },
+		{ "tsm2r_single_min_pct_hbm_read", "93" },	   { "tsm2r_single_avg_pct_hbm_read", "95" },
+		{ "tsm2r_double_n2_m10240_pct_hbm_read", "95" },  { "tsm2r_double_min_pct_hbm_read", "95" },
+	};
+
+	assert_non_null(t);
+	assert_non_null(a);
+	a->derive(&prof, t);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(want); i++) {
+		size_t j = 0;
+		while (j < prof.n && strcmp(prof.e[j].key, want[i][0]))
+			j++;
+		if (j == prof.n)
+			fail_msg("no profile key %s", want[i][0]);
+		assert_string_equal(prof.e[j].value, want[i][1]);
+	}
+	for (size_t j = 0; j < prof.n; j++)
+		assert_null(strstr(prof.e[j].key, "_n64_"));
+	gp_profile_free(&prof);
+	gp_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,7 +495,7 @@ int main(void)
 		cmocka_unit_test(test_tiling_coverage), cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_model_grid),  cmocka_unit_test(test_ksplit_choose),
 		cmocka_unit_test(test_slices),      cmocka_unit_test(test_instances_in_image),
-		cmocka_unit_test(test_axes),
+		cmocka_unit_test(test_axes),        cmocka_unit_test(test_point_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,124 @@
+/* tsm2_v5.cuh — TSM2R V5, the Hopper step past V4 (split-k), as a template over t2 and t3; included
+ * by tsm2_kernels.cuh after V4 (it uses its helpers: load_a, load_b_row, add_c, the k slices) and
+ * before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS rows a
+ * thread, in V3's summation order per output, so at one k slice its bits are V3's. */
+
+/* ------------------------------------------------------------------ V5: V4, B as LDS.128, two rows a thread (beyond the paper) */
+
+/* Why: V3/V4 take one broadcast LDS per FMA. An SM's shared memory delivers 128 B per clock to
+ * scalar loads and about 254 to broadcast LDS.64/LDS.128 (bw_smem), while every thread needs all
+ * of its rows' t2 B values per k: at n = 16 that stream, not HBM, set V4's rate (float 62-64 %
+ * of the HBM read rate). V5 reads B 16 bytes at a time (one LDS.128 per 4 FFMA, 2 DFMA: twice the
+ * bytes per clock) and uses each value for TSM2_V5_ROWS rows (rows tid and tid + t1 of a block of
+ * TSM2_V5_ROWS x t1 rows: each A load stays coalesced), so the shared-memory bytes per FMA fall
+ * 2 x TSM2_V5_ROWS-fold. Every accumulator adds its products in V3's order (k ascending), so at
+ * one k slice the result is V3's to the bit. Needs T3 a multiple of the vector and t1 of T3
+ * (tsm2_supports): every read is aligned. */
+template <typename T> struct tsm2_vec;
+template <> struct tsm2_vec<float> {
+	typedef float4 type;
+	static __device__ __forceinline__ void fma(float &acc, const float *a, const float4 &b)
+	{
+		acc = ::fma(a[0], b.x, acc);
+		acc = ::fma(a[1], b.y, acc);
+		acc = ::fma(a[2], b.z, acc);
+		acc = ::fma(a[3], b.w, acc);
+	}
+};
+template <> struct tsm2_vec<double> {
+	typedef double2 type;
+	static __device__ __forceinline__ void fma(double &acc, const double *a, const double2 &b)
+	{
+		acc = ::fma(a[0], b.x, acc);
+		acc = ::fma(a[1], b.y, acc);
+	}
+};
+
+/* acc[r][c] += sum_i a[r][i] * sB[c][l0 + i] for the R rows. */
+template <typename T, int T2, int T3, int R>
+__device__ __forceinline__ void fma_tile_rows(T (&acc)[R][T2], const T (&a)[R][T3], const T *sB, int l0, int t1)
+{
+	typedef typename tsm2_vec<T>::type V;
+	constexpr int W = sizeof(V) / sizeof(T);
+	static_assert(T3 % W == 0, "V5 needs t3 a multiple of 16 bytes of B");
+#pragma unroll
+	for (int i = 0; i < T3; i += W)
+#pragma unroll
+		for (int c = 0; c < T2; c++) {
+			const V b = *reinterpret_cast<const V *>(sB + c * t1 + l0 + i);
+#pragma unroll
+			for (int r = 0; r < R; r++)
+				tsm2_vec<T>::fma(acc[r][c], a[r] + i, b);
+		}
+}
+
+/* V3's panel (one B tile in shared memory, the next tile and A chunk prefetched) for the R rows
+ * row0 + r t1 of one thread. */
+template <typename T, int T2, int T3, int R>
+__device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, const T *__restrict__ A, int lda,
+					 const T *__restrict__ B, int ldb, T *sB, int row0, int p)
+{
+	const int t1 = blockDim.x, tid = threadIdx.x;
+	long lr[R];
+	T nb[T2], ca[R][T3], na[R][T3];
+
+#pragma unroll
+	for (int r = 0; r < R; r++) {
+		lr[r] = tsm2_load_row(row0 + r * t1, m);
+#pragma unroll
+		for (int c = 0; c < T2; c++)
+			acc[r][c] = 0;
+	}
+	__syncthreads(); /* the previous panel's readers are done with sB */
+	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		sB[c * t1 + tid] = nb[c];
+#pragma unroll
+	for (int r = 0; r < R; r++)
+		load_a<T, T3>(ca[r], A, lr[r], 0, k, lda);
+	for (int j = 0; j < k; j += t1) {
+		__syncthreads();
+		if (j + t1 < k)
+			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		const int end = tsm2_tile_end(j, t1, k);
+		for (int l = j; l < end; l += T3) {
+			if (l + T3 < k)
+#pragma unroll
+				for (int r = 0; r < R; r++)
+					load_a<T, T3>(na[r], A, lr[r], l + T3, k, lda);
+			fma_tile_rows<T, T2, T3, R>(acc, ca, sB, l - j, t1);
+#pragma unroll
+			for (int r = 0; r < R; r++)
+#pragma unroll
+				for (int i = 0; i < T3; i++)
+					ca[r][i] = na[r][i];
+		}
+		__syncthreads();
+		if (j + t1 < k)
+#pragma unroll
+			for (int c = 0; c < T2; c++)
+				sB[c * t1 + tid] = nb[c];
+	}
+}
+
+/* V4's grid and slices with TSM2_V5_ROWS x t1 rows a block (tsm2_blocks with that factor). */
+template <typename T, int T2, int T3> __device__ void tsm2_v5(TSM2_ARGS(T))
+{
+	constexpr int R = TSM2_V5_ROWS;
+	extern __shared__ __align__(16) unsigned char smem_raw[];
+	T *sB = reinterpret_cast<T *>(smem_raw);
+	const int row0 = blockIdx.x * R * blockDim.x + threadIdx.x;
+	const int k0 = tsm2_slice_begin(blockIdx.y, gridDim.y, k, blockDim.x);
+	const int k1 = tsm2_slice_begin(blockIdx.y + 1, gridDim.y, k, blockDim.x);
+
+	if (k0 >= k1)
+		return;
+	for (int p = 0; p < n; p += T2) {
+		T acc[R][T2];
+		v5_panel<T, T2, T3, R>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row0, p);
+#pragma unroll
+		for (int r = 0; r < R; r++)
+			add_c<T, T2>(C, acc[r], row0 + r * (int)blockDim.x, p, m, n, ldc);
+	}
+}
