@@ -178,7 +178,7 @@ $(SASS_FIXTURE_DIR)/reloc_sm%.cubin: tests/sass/reloc.cu
 # itself when run alone).
 PLANNER_FIXTURE_DIR := $(BUILD)/tests/planner
 PLANNER_FIXTURE := $(if $(wildcard $(NVCC)),$(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin)
-$(PLANNER_FIXTURE_DIR)/sgemm_all.cu: $(wildcard bench/sgemm_*.cu)
+$(PLANNER_FIXTURE_DIR)/sgemm_all.cu: $(filter-out %_90a.cu,$(wildcard bench/sgemm_*.cu))
 	@mkdir -p $(@D)
 	$(Q)for f in $^; do printf '#include "%s"\n' "$$f"; done > $@
 $(PLANNER_FIXTURE_DIR)/sgemm_all.sm_90.cubin: $(PLANNER_FIXTURE_DIR)/sgemm_all.cu
