@@ -104,6 +104,25 @@ __device__ __forceinline__ void mma(float (&d)[64], const unsigned (&a)[4], unsi
 		     : "memory");
 }
 
+/* The two consumer warpgroups' turns on the tensor cores: named barriers 1 (warpgroup 0's
+ * turn) and 2 (1's), 256 threads: one warpgroup waits with bar.sync, the other arrives. Constant
+ * ids, so the kernel holds 3 barriers, not all 16. */
+__device__ __forceinline__ void turn_wait(int wg)
+{
+	if (wg == 0)
+		asm volatile("bar.sync 1, 256;" ::: "memory");
+	else
+		asm volatile("bar.sync 2, 256;" ::: "memory");
+}
+
+__device__ __forceinline__ void turn_give(int wg)
+{
+	if (wg == 0)
+		asm volatile("bar.arrive 2, 256;" ::: "memory");
+	else
+		asm volatile("bar.arrive 1, 256;" ::: "memory");
+}
+
 __device__ __forceinline__ void mma_fence(void)
 {
 	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -136,7 +155,7 @@ __device__ __forceinline__ unsigned small_of(unsigned x)
 
 } // namespace sgw
 
-template <int BN, int STAGES, int DYN> struct gemm_wgmma {
+template <int BN, int STAGES, int PP, int DYN> struct gemm_wgmma {
 	static constexpr int BM = SGW_BM, BK = SGW_BK, NCH = BN / SGW_NCHUNK;
 	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, ABOX_BYTES = SGW_ABOX * BK * 4;
 	static constexpr int OFF_B = STAGES * A_BYTES, OFF_BS = OFF_B + STAGES * B_BYTES;
@@ -204,10 +223,12 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 	 * first (8 wgmma, the first with scale-d = 0, while part is still small) and the 4 big terms
 	 * last: 4 truncations at part's full size per FP32 promotion instead of 11. A is split per
 	 * k step; a_big stays for the second pass, a_small's two register sets alternate (a set is
-	 * rewritten once the step that read it has completed). */
+	 * rewritten once the step that read it has completed). PP: the warpgroups take turns to issue
+	 * a chunk's wgmma (wg waits for its turn, then gives the other one its turn unless `give` is
+	 * 0), so one's wait and FADDs fall in the other's tensor work instead of beside it. */
 	static __device__ __forceinline__ void chunk(float (&acc)[64], float (&part)[64], const unsigned *sa,
 						     const unsigned (&aoff)[4], unsigned long long dbig,
-						     unsigned long long dsmall)
+						     unsigned long long dsmall, int wg, bool give)
 	{
 		unsigned ab[BK / 8][4], as[2][4];
 
@@ -219,6 +240,8 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 #pragma unroll
 			for (int q = 0; q < 4; q++)
 				sgw::split(sa[aoff[q] + kk * 256], ab[kk][q], as[kk & 1][q]);
+			if (PP && kk == 0)
+				sgw::turn_wait(wg);
 			sgw::mma_fence();
 			if (kk == 0)
 				sgw::mma<0>(part, as[kk & 1], dbig + o);
@@ -231,6 +254,8 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 		for (int kk = 0; kk < BK / 8; kk++)
 			sgw::mma<1>(part, ab[kk], dbig + ((unsigned long long)(kk * 32) >> 4));
 		sgw::mma_commit();
+		if (PP && give)
+			sgw::turn_give(wg);
 		sgw::mma_wait<0>();
 #pragma unroll
 		for (int i = 0; i < 64; i++) {
@@ -258,6 +283,8 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 #pragma unroll
 		for (int i = 0; i < 64; i++)
 			part[i] = 0.f;
+		if (PP && wg == 1)
+			sgw::turn_give(wg); /* warpgroup 0 goes first; 1 gives no turn after its last chunk */
 		for (int kt = 0; kt < ktiles; kt++) {
 			const int s = kt % STAGES, b = kt & 1;
 			const unsigned *sa = reinterpret_cast<const unsigned *>(smem + s * A_BYTES);
@@ -268,7 +295,7 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 #pragma unroll
 			for (int h = 0; h < NCH; h++)
 				chunk(acc[h], part, sa, aoff, dbig + (h * SGW_NCHUNK * 128 >> 4),
-				      dsmall + (h * SGW_NCHUNK * 128 >> 4));
+				      dsmall + (h * SGW_NCHUNK * 128 >> 4), wg, wg == 0 || kt < ktiles - 1 || h < NCH - 1);
 			__syncwarp();
 			if (lane == 0) {
 				sgw::bar_arrive(empty + 8 * s);
