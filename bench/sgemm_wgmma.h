@@ -24,22 +24,14 @@
 #define SGW_ABOX 32          /* rows of A per TMA box: 128 bytes, the swizzle's width */
 #define SGW_SPLITTERS 96     /* threads splitting B (warps 1-3 of warpgroup 0) */
 
-/* How the consumers promote the tensor core's partial sums to FP32 (the kernel's FORM): per 128
- * columns and k tile, the warpgroups side by side or taking turns; or per 64 columns and k step
- * of 8, two partial sums in flight. The accumulator registers map to C alike in all three. */
-#define SGW_FORM_TILE 0
-#define SGW_FORM_PINGPONG 1
-#define SGW_FORM_K8 2
-
 /* Tile row of consumer warpgroup wg's warp w, lane row g (0..7), upper half hi (rows g + 8). */
 SG_HD int sgw_row(int wg, int w, int g, int hi)
 {
 	return 64 * wg + 32 * (w / 2) + 8 * (w % 2) + 16 * (g / 4) + g % 4 + 4 * hi;
 }
 
-/* Tile column of accumulator register i (chunks of 64 registers, one per 128 columns, or of 32,
- * one per 64: the same map) of lane column t (0..3): the wgmma accumulator layout. Its row is
- * sgw_row(..., (i / 2) % 2). */
+/* Tile column of accumulator register i (chunks of 64 registers, one per 128 columns) of lane
+ * column t (0..3): the wgmma accumulator layout. Its row is sgw_row(..., (i / 2) % 2). */
 SG_HD int sgw_col(int i, int t)
 {
 	return SGW_NCHUNK * (i / 64) + 8 * (i % 64 / 4) + 2 * t + i % 2;

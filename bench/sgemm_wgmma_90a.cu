@@ -19,8 +19,9 @@
  *   nearest (big = tf32_rn(a), small = a - big + half an ulp), and issue wgmma m64n128k8 with A
  *   from registers: per 128 columns and k tile, 12 wgmma into a partial sum `part` (the small
  *   terms first, from zero; chunk() says why), then one FADD per register into `acc`. `part`,
- *   `acc` and A take 216 of the 232 registers setmaxnreg gives a consumer; while one warpgroup
- *   waits for its wgmma and adds, the other's keep the tensor cores busy.
+ *   `acc` and A take 216 of the 232 registers setmaxnreg gives a consumer, so `part` has one
+ *   buffer: a warpgroup waits for its own wgmma before it adds (wgmma.wait_group 0), and the
+ *   other warpgroup's wgmma are what the tensor cores run meanwhile.
  * Tile 128 x BN x 32, STAGES TMA stages: at BN = 256, 3 stages and the B_small ring fill 209 KB
  * of shared memory (one block per SM). */
 #include <cuda.h>
@@ -104,38 +105,6 @@ __device__ __forceinline__ void mma(float (&d)[64], const unsigned (&a)[4], unsi
 		     : "memory");
 }
 
-/* The same for m64 x n64 (the K8 form's chunks). */
-template <int SCALE_D>
-__device__ __forceinline__ void mma64(float (&d)[32], const unsigned (&a)[4], unsigned long long desc)
-{
-	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %37, 0;\n\t"
-		     "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, "
-		     "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1;\n\t}"
-		     : SGW_D16(0), SGW_D16(16)
-		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(SCALE_D)
-		     : "memory");
-}
-
-/* The two consumer warpgroups' turns on the tensor cores: named barriers 1 (warpgroup 0's
- * turn) and 2 (1's), 256 threads: one warpgroup waits with bar.sync, the other arrives. Constant
- * ids, so the kernel holds 3 barriers, not all 16. */
-__device__ __forceinline__ void turn_wait(int wg)
-{
-	if (wg == 0)
-		asm volatile("bar.sync 1, 256;" ::: "memory");
-	else
-		asm volatile("bar.sync 2, 256;" ::: "memory");
-}
-
-__device__ __forceinline__ void turn_give(int wg)
-{
-	if (wg == 0)
-		asm volatile("bar.arrive 2, 256;" ::: "memory");
-	else
-		asm volatile("bar.arrive 1, 256;" ::: "memory");
-}
-
 __device__ __forceinline__ void mma_fence(void)
 {
 	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -168,10 +137,7 @@ __device__ __forceinline__ unsigned small_of(unsigned x)
 
 } // namespace sgw
 
-template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
-	/* FORM: SGW_FORM_TILE (promotion per 128 columns and k tile), SGW_FORM_PINGPONG (the same,
-	 * warpgroups taking turns), SGW_FORM_K8 (promotion per 64 columns and k step of 8). */
-	static constexpr bool PP = FORM == SGW_FORM_PINGPONG;
+template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 	static constexpr int BM = SGW_BM, BK = SGW_BK, NCH = BN / SGW_NCHUNK;
 	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, ABOX_BYTES = SGW_ABOX * BK * 4;
 	static constexpr int OFF_B = STAGES * A_BYTES, OFF_BS = OFF_B + STAGES * B_BYTES;
@@ -239,12 +205,10 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 	 * first (8 wgmma, the first with scale-d = 0, while part is still small) and the 4 big terms
 	 * last: 4 truncations at part's full size per FP32 promotion instead of 11. A is split per
 	 * k step; a_big stays for the second pass, a_small's two register sets alternate (a set is
-	 * rewritten once the step that read it has completed). PP: the warpgroups take turns to issue
-	 * a chunk's wgmma (wg waits for its turn, then gives the other one its turn unless `give` is
-	 * 0), so one's wait and FADDs fall in the other's tensor work instead of beside it. */
+	 * rewritten once the step that read it has completed). */
 	static __device__ __forceinline__ void chunk(float (&acc)[64], float (&part)[64], const unsigned *sa,
 						     const unsigned (&aoff)[4], unsigned long long dbig,
-						     unsigned long long dsmall, int wg, bool give)
+						     unsigned long long dsmall)
 	{
 		unsigned ab[BK / 8][4], as[2][4];
 
@@ -256,8 +220,6 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 #pragma unroll
 			for (int q = 0; q < 4; q++)
 				sgw::split(sa[aoff[q] + kk * 256], ab[kk][q], as[kk & 1][q]);
-			if (PP && kk == 0)
-				sgw::turn_wait(wg);
 			sgw::mma_fence();
 			if (kk == 0)
 				sgw::mma<0>(part, as[kk & 1], dbig + o);
@@ -270,8 +232,6 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 		for (int kk = 0; kk < BK / 8; kk++)
 			sgw::mma<1>(part, ab[kk], dbig + ((unsigned long long)(kk * 32) >> 4));
 		sgw::mma_commit();
-		if (PP && give)
-			sgw::turn_give(wg);
 		sgw::mma_wait<0>();
 #pragma unroll
 		for (int i = 0; i < 64; i++) {
@@ -281,7 +241,7 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 	}
 
 	/* Consumer warpgroup wg: rows 64 wg .. 64 wg + 63 of the tile, all BN columns. */
-	static __device__ __forceinline__ void consume(float (&acc)[BN / 2], const unsigned char *smem, unsigned base,
+	static __device__ __forceinline__ void consume(float (&acc)[NCH][64], const unsigned char *smem, unsigned base,
 						       int wg, int ktiles)
 	{
 		const unsigned full = base + OFF_BAR, empty = full + 8 * STAGES, sfull = empty + 8 * STAGES;
@@ -299,8 +259,6 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 #pragma unroll
 		for (int i = 0; i < 64; i++)
 			part[i] = 0.f;
-		if (PP && wg == 1)
-			sgw::turn_give(wg); /* warpgroup 0 goes first; 1 gives no turn after its last chunk */
 		for (int kt = 0; kt < ktiles; kt++) {
 			const int s = kt % STAGES, b = kt & 1;
 			const unsigned *sa = reinterpret_cast<const unsigned *>(smem + s * A_BYTES);
@@ -310,8 +268,8 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 			sgw::bar_wait(sfull + 8 * b, (kt / 2) & 1);
 #pragma unroll
 			for (int h = 0; h < NCH; h++)
-				chunk(*reinterpret_cast<float(*)[64]>(&acc[64 * h]), part, sa, aoff, dbig + (h * SGW_NCHUNK * 128 >> 4),
-				      dsmall + (h * SGW_NCHUNK * 128 >> 4), wg, wg == 0 || kt < ktiles - 1 || h < NCH - 1);
+				chunk(acc[h], part, sa, aoff, dbig + (h * SGW_NCHUNK * 128 >> 4),
+				      dsmall + (h * SGW_NCHUNK * 128 >> 4));
 			__syncwarp();
 			if (lane == 0) {
 				sgw::bar_arrive(empty + 8 * s);
@@ -320,93 +278,21 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 		}
 	}
 
-	/* SGW_FORM_K8: per k step of 8 and 64 columns, 3 wgmma m64n64k8 into one of two partial sums
-	 * (small terms first, from zero) and, once the previous group has completed, that group's sum
-	 * added to acc: the warpgroup never drains its wgmma pipeline inside the loop, A is split
-	 * once per k step for all chunks, and a partial sum holds 3 truncated additions. A stage is
-	 * released once the first group of the next k tile has waited for the last of this one. */
-	static __device__ __forceinline__ void consume_k8(float (&acc)[BN / 2], const unsigned char *smem,
-							  unsigned base, int wg, int ktiles)
-	{
-		constexpr int NQ = BN / 64;
-		const unsigned full = base + OFF_BAR, empty = full + 8 * STAGES, sfull = empty + 8 * STAGES;
-		const unsigned sempty = sfull + 16;
-		const int w = threadIdx.x / 32 % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-		const int c = 2 * (w % 2) + 4 * (g / 4);
-		const int box = (2 * wg + w / 2) * (ABOX_BYTES / 4);
-		const unsigned aoff[4] = { (unsigned)(box + t * 32 + ((c ^ t) * 4) + g % 4),
-					   (unsigned)(box + t * 32 + (((c + 1) ^ t) * 4) + g % 4),
-					   (unsigned)(box + (t + 4) * 32 + ((c ^ (t + 4)) * 4) + g % 4),
-					   (unsigned)(box + (t + 4) * 32 + (((c + 1) ^ (t + 4)) * 4) + g % 4) };
-		float part[2][32];
-		unsigned ab[2][4], as[2][4];
-
-#pragma unroll
-		for (int i = 0; i < 32; i++)
-			part[0][i] = part[1][i] = 0.f;
-		for (int kt = 0; kt < ktiles; kt++) {
-			const int s = kt % STAGES, b = kt & 1;
-			const unsigned *sa = reinterpret_cast<const unsigned *>(smem + s * A_BYTES);
-			const unsigned long long dbig = sgw::desc_sw128(base + OFF_B + s * B_BYTES);
-			const unsigned long long dsmall = sgw::desc_sw128(base + OFF_BS + b * B_BYTES);
-			sgw::bar_wait(full + 8 * s, (kt / STAGES) & 1);
-			sgw::bar_wait(sfull + 8 * b, (kt / 2) & 1);
-#pragma unroll
-			for (int kk = 0; kk < BK / 8; kk++) {
-				const int r = kk & 1;
-#pragma unroll
-				for (int q = 0; q < 4; q++)
-					sgw::split(sa[aoff[q] + kk * 256], ab[r][q], as[r][q]);
-#pragma unroll
-				for (int q = 0; q < NQ; q++) {
-					const unsigned long long o = (unsigned long long)(q * 64 * 128 + kk * 32) >> 4;
-					float(&pq)[32] = part[q & 1];
-					float(&pp)[32] = part[(q + 1) & 1];
-					sgw::mma_fence();
-					sgw::mma64<0>(pq, as[r], dbig + o);
-					sgw::mma64<1>(pq, ab[r], dsmall + o);
-					sgw::mma64<1>(pq, ab[r], dbig + o);
-					sgw::mma_commit();
-					if (kt == 0 && kk == 0 && q == 0)
-						continue;
-					sgw::mma_wait<1>();
-					/* The group before this one: chunk q - 1, or the last chunk of the k step before. */
-#pragma unroll
-					for (int i = 0; i < 32; i++) {
-						sgw::keep(pp[i]);
-						acc[32 * ((q + NQ - 1) % NQ) + i] += pp[i];
-					}
-					if (kk == 0 && q == 0) {
-						__syncwarp();
-						if (lane == 0) {
-							sgw::bar_arrive(empty + 8 * ((kt - 1) % STAGES));
-							sgw::bar_arrive(sempty + 8 * ((kt - 1) & 1));
-						}
-					}
-				}
-			}
-		}
-		sgw::mma_wait<0>();
-#pragma unroll
-		for (int i = 0; i < 32; i++) {
-			sgw::keep(part[(NQ - 1) & 1][i]);
-			acc[32 * (NQ - 1) + i] += part[(NQ - 1) & 1][i];
-		}
-	}
-
 	/* acc to C through sgemm_wgmma.h's map, inside m x n. */
-	static __device__ __forceinline__ void store(const float (&acc)[BN / 2], float *C, int ldc, int m, int n, int m0,
+	static __device__ __forceinline__ void store(const float (&acc)[NCH][64], float *C, int ldc, int m, int n, int m0,
 						     int n0, int wg)
 	{
 		const int w = threadIdx.x / 32 % 4, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
 		const int r0 = m0 + sgw_row(wg, w, g, 0), r1 = m0 + sgw_row(wg, w, g, 1);
 
 #pragma unroll
-		for (int j = 0; j < BN / 2; j++) {
-			const int col = n0 + sgw_col(j, t), row = (j / 2) % 2 ? r1 : r0;
-			if (row < m && col < n)
-				C[row + (size_t)col * ldc] = acc[j];
-		}
+		for (int h = 0; h < NCH; h++)
+#pragma unroll
+			for (int i = 0; i < 64; i++) {
+				const int col = n0 + sgw_col(h * 64 + i, t), row = (i / 2) % 2 ? r1 : r0;
+				if (row < m && col < n)
+					C[row + (size_t)col * ldc] = acc[h][i];
+			}
 	}
 #endif
 
@@ -444,14 +330,13 @@ template <int BN, int STAGES, int FORM, int DYN> struct gemm_wgmma {
 		} else {
 			asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS) : "memory");
 			const int wg = threadIdx.x / 128 - 1;
-			float acc[BN / 2];
+			float acc[NCH][64];
 #pragma unroll
-			for (int j = 0; j < BN / 2; j++)
-				acc[j] = 0.f;
-			if (FORM == SGW_FORM_K8)
-				consume_k8(acc, smem, base, wg, ktiles);
-			else
-				consume(acc, smem, base, wg, ktiles);
+			for (int h = 0; h < NCH; h++)
+#pragma unroll
+				for (int i = 0; i < 64; i++)
+					acc[h][i] = 0.f;
+			consume(acc, smem, base, wg, ktiles);
 			store(acc, C, ldc, m, n, tm * BM, tn * BN, wg);
 		}
 #else

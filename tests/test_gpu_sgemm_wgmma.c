@@ -1,5 +1,5 @@
-/* test_gpu_sgemm_wgmma.c — the wgmma + TMA GEMMs (sgemm_45, sgemm_46: bench/sgemm_wgmma_90a.cu)
- * on a GPU (skipped, and counted as skipped, without a GPU, cuBLAS or, for the SASS, cuobjdump).
+/* test_gpu_sgemm_wgmma.c — the wgmma + TMA GEMM (sgemm_45, bench/sgemm_wgmma_90a.cu) on a GPU
+ * (skipped, and counted as skipped, without a GPU, cuBLAS or, for the SASS, cuobjdump).
  *
  * Through the sgemm experiment, beside cuBLAS: a tile multiple and sizes that are not (m, k
  * multiples of 4 only: a tensor map's strides are 16-byte multiples; n anything), where the TMA
@@ -9,10 +9,10 @@
  * 4096^3, a size the default suite times, the error against exact dot products is no larger than
  * cuBLAS FP32's own (the FP32 promotion of the tensor core's partial sums is what keeps it there;
  * at 256 x 256 x 8100 cuBLAS's is 4x smaller than at 8192^3 and ours is not). Elsewhere than
- * compute capability 9.0 the kernels' rows are n/a.
+ * compute capability 9.0 the kernel's rows are n/a.
  * The SASS: the k loop's wgmma are HGMMA on TF32, the copies TMA (UTMALDG), the registers
- * rebalanced (USETMAXREG), and at most one wait (WARPGROUP.DEPBAR) per 3 HGMMA (the k8 form waits
- * once per group of 3): ptxas serializing the pipeline would put one after each. */
+ * rebalanced (USETMAXREG), and at most one wait (WARPGROUP.DEPBAR) per 4 HGMMA: ptxas serializing
+ * the pipeline (its info C7514, which a build without -v does not print) puts one after each. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,9 +34,8 @@
 #include "gpu_test.h"
 #include "sass_listing.h"
 
-#define KERNELS "sgemm_45_wgmma3xtf32_128x256 sgemm_46_wgmma3xtf32_pingpong sgemm_47_wgmma3xtf32_k8"
-static const char *const kernels[] = { "sgemm_45_wgmma3xtf32_128x256", "sgemm_46_wgmma3xtf32_pingpong",
-				       "sgemm_47_wgmma3xtf32_k8" };
+#define KERNELS "sgemm_45_wgmma3xtf32_128x256"
+static const char *const kernels[] = { "sgemm_45_wgmma3xtf32_128x256" };
 #define NK GP_ARRAY_SIZE(kernels)
 
 static int is_hopper(void)
@@ -131,7 +130,7 @@ static void sass_of(const char *kernel)
 		      count_op(&k, "STL", NULL));
 	assert_int_equal(tf32, hgmma);
 	assert_int_equal(count_op(&k, "STL", NULL), 0);
-	if (waits > hgmma / 3 + 1)
+	if (waits > hgmma / 4)
 		fail_msg("%s: %zu WARPGROUP.DEPBAR for %zu HGMMA: ptxas serialized the wgmma pipeline", kernel, waits, hgmma);
 	kernel_free(&k);
 }
