@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "sgemm.h"
 #include "sgemm_case.h"
+#include "sgemm_tma.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,12 +26,14 @@
 
 /* The list's image field: bench/<image>.cu, embedded by the Makefile as gp_image_bench_<image>. */
 extern const unsigned char gp_image_bench_sgemm_volkov[], gp_image_bench_sgemm_regblock[],
-	gp_image_bench_sgemm_warp[], gp_image_bench_sgemm_tc3[], gp_image_bench_dgemm[], gp_image_bench_sgemm_clock[];
+	gp_image_bench_sgemm_warp[], gp_image_bench_sgemm_tc3[], gp_image_bench_sgemm_wgmma_90a[], gp_image_bench_dgemm[],
+	gp_image_bench_sgemm_clock[];
 #define SG_IMAGE_none NULL
 #define SG_IMAGE_sgemm_volkov gp_image_bench_sgemm_volkov
 #define SG_IMAGE_sgemm_regblock gp_image_bench_sgemm_regblock
 #define SG_IMAGE_sgemm_warp gp_image_bench_sgemm_warp
 #define SG_IMAGE_sgemm_tc3 gp_image_bench_sgemm_tc3
+#define SG_IMAGE_sgemm_wgmma_90a gp_image_bench_sgemm_wgmma_90a
 #define SG_IMAGE_dgemm gp_image_bench_dgemm
 #define SG_VARIANT(name, T, image, ...) SG_IMAGE_##image,
 static const unsigned char *const sg_images[] = {
@@ -60,6 +63,7 @@ struct sg_ctx {
 	CUfunction clock_fn;
 	int clock_iters;
 	void *clock_args[3];
+	struct sg_tma_maps tma; /* SG_K_TMA: A's and B's tensor maps, kernel arguments 10 and 11 */
 };
 
 /* ---------------------------------------------------------------- the cuBLAS baseline's time */
@@ -188,6 +192,22 @@ error:
 	return GP_ECUDA;
 }
 
+/* The kernel's arguments: the problem, and for SG_K_TMA the tensor maps of its A and B. */
+static int kernel_args(struct gp_meas *m, struct sg_ctx *c)
+{
+	CUtensorMap *t = sg_tma_maps_of(&c->tma);
+	int rc;
+
+	if (c->v->kind != SG_K_TMA) {
+		gp_meas_args(m, &c->s.m, &c->s.n, &c->s.k, &c->A, &c->s.lda, &c->B, &c->s.ldb, &c->C, &c->s.ldc);
+		return 0;
+	}
+	if ((rc = sg_tma_encode(t, c->v, c->s.m, c->s.n, c->s.k, c->A, c->s.lda, c->B, c->s.ldb)))
+		return rc;
+	gp_meas_args(m, &c->s.m, &c->s.n, &c->s.k, &c->A, &c->s.lda, &c->B, &c->s.ldb, &c->C, &c->s.ldc, &t[0], &t[1]);
+	return 0;
+}
+
 /* The kernel from its module, its launch and arguments; the occupancy sweep's carveout (the whole
  * shared memory; elsewhere the driver's choice) and reservation. */
 static int kernel(struct gp_meas *m, struct sg_ctx *c)
@@ -214,7 +234,8 @@ static int kernel(struct gp_meas *m, struct sg_ctx *c)
 	if (dyn > 48 * 1024)
 		GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn));
 	gp_meas_launch_2d(m, grid[0], grid[1], block[0], block[1], (unsigned)dyn);
-	gp_meas_args(m, &c->s.m, &c->s.n, &c->s.k, &c->A, &c->s.lda, &c->B, &c->s.ldb, &c->C, &c->s.ldc);
+	if ((rc = kernel_args(m, c)))
+		return rc;
 	return resources(m, (int)(block[0] * block[1] * block[2]), (int)dyn);
 error:
 	return GP_ECUDA;
@@ -257,6 +278,8 @@ static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct s
 		return gp_point_given(m->pt, "kernel") ? gp_meas_na(m, "%s", why) : gp_meas_skip(m);
 	if (c->v->pipe == SG_TF32X3_MMA && !sg_tf32_flops_per_clk_sm(d->cc_major, d->cc_minor))
 		return gp_meas_na(m, "needs TF32 tensor cores (sm_80 or newer), this is sm_%d%d", d->cc_major, d->cc_minor);
+	if (c->v->kind == SG_K_TMA && !(d->cc_major == 9 && d->cc_minor == 0))
+		return gp_meas_na(m, "needs wgmma and TMA (sm_90a), this is sm_%d%d", d->cc_major, d->cc_minor);
 	if ((rc = inputs(m, c)) || (c->v->kind != SG_K_CUBLAS && (rc = kernel(m, c))) || !gp_meas_ok(m))
 		return rc;
 	if (c->cs->ref_err > sg_err_bound(s->k, c->v->elem)) {

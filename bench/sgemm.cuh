@@ -96,6 +96,7 @@ template <int N> __device__ __forceinline__ void cp_wait(void)
 #define SG_IMAGE_sgemm_regblock(x)
 #define SG_IMAGE_sgemm_warp(x)
 #define SG_IMAGE_sgemm_tc3(x)
+#define SG_IMAGE_sgemm_wgmma_90a(x)
 #define SG_IMAGE_dgemm(x)
 
 #define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \

@@ -18,6 +18,7 @@ enum sg_kind {
 	SG_K_P4,      /* seed 002 K2-2..5, 128 x 128 per 16 x 16 block */
 	SG_K_K1,      /* seed 001, 256 threads, bm x bm */
 	SG_K_WARP,    /* modern, 1-D swizzled grid, dynamic shared memory */
+	SG_K_TMA,     /* as SG_K_WARP, and two TMA tensor maps (A, B) after the arguments */
 	SG_K_CUBLAS,  /* the baseline */
 };
 
@@ -25,7 +26,7 @@ enum sg_kind {
 enum sg_pipe {
 	SG_FP32_FMA,   /* FFMA: the FP32 lanes' peak */
 	SG_FP64_FMA,   /* DFMA: the FP64 lanes' peak */
-	SG_TF32X3_MMA, /* 3xTF32 mma.sync (sm_80+): a third of the TF32 tensor rate */
+	SG_TF32X3_MMA, /* 3xTF32 mma.sync (sm_80+) or wgmma (sm_90a): a third of the TF32 tensor rate */
 	SG_BLAS_FP32,  /* cuBLAS SGEMM, pedantic: the FP32 peak (no ceiling column) */
 	SG_BLAS_FP64,  /* cuBLAS DGEMM: may use DMMA, twice the FP64 FMA peak (no ceiling column) */
 };

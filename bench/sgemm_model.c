@@ -60,6 +60,7 @@ void sg_launch_dims(const struct sg_variant *v, int m, int n, unsigned grid[3], 
 		grid[1] = cdiv(n, v->bn);
 		break;
 	case SG_K_WARP:
+	case SG_K_TMA:
 		grid[0] = cdiv(m, v->bm) * cdiv(n, v->bn);
 		break;
 	case SG_K_CUBLAS:

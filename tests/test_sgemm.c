@@ -3,9 +3,9 @@
  * Rates and peaks on fixed numbers; the correctness bound against real FP32 accumulation (it
  * must pass an honest float dot product and fail one with a dropped term); the shared-memory
  * reservation of the occupancy sweep; and, through the same inline index maps the kernels use
- * (bench/sgemm_map.h), a walk over every block and thread of each bound-checked variant's launch
- * on sizes that are not tile multiples: each element of C written exactly once, A read only
- * inside the allocation. */
+ * (bench/sgemm_map.h, sgemm_wgmma.h), a walk over every block and thread of each bound-checked
+ * variant's launch on sizes that are not tile multiples: each element of C written exactly once,
+ * A read only inside the allocation. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +21,7 @@
 #include "experiment.h"
 #include "sgemm.h"
 #include "sgemm_map.h"
+#include "sgemm_wgmma.h"
 
 static void test_rates(void **state)
 {
@@ -310,6 +311,26 @@ static enum check check_of(const struct sg_variant *v)
 	return strstr(v->name, "_v1") ? C_V1 : strstr(v->name, "_v2") ? C_V2 : C_V3;
 }
 
+/* One thread of a gemm_wgmma block (1-D swizzled grid): a consumer's accumulator registers
+ * through sgemm_wgmma.h's map, the one the kernel's epilogue stores through; warpgroup 0 stores
+ * nothing. */
+static void cover_wgmma(const struct sg_variant *v, int m, int n, unsigned bx, unsigned tx, unsigned char *cnt)
+{
+	const int wg = (int)tx / 128 - 1, w = (int)tx / 32 % 4, g = (int)tx % 32 / 4, t = (int)tx % 4;
+	int tm, tn;
+
+	if (wg < 0)
+		return;
+	assert_true(wg < SGW_CONSUMERS);
+	sg_swizzle((int)bx, (m + v->bm - 1) / v->bm, (n + v->bn - 1) / v->bn, 8, &tm, &tn);
+	for (int i = 0; i < v->bn / 2; i++) {
+		const int r = tm * v->bm + sgw_row(wg, w, g, i / 2 % 2), c = tn * v->bn + sgw_col(i, t);
+		assert_true(sgw_row(wg, w, g, i / 2 % 2) < v->bm && sgw_col(i, t) < v->bn);
+		if (r < m && c < n)
+			cnt[r + (size_t)c * m]++;
+	}
+}
+
 /* Walk the launch of v on m x n x k; count the writes to each element of C and check A's reads. */
 static void cover(const struct sg_variant *v, int m, int n, int k)
 {
@@ -353,6 +374,8 @@ static void cover(const struct sg_variant *v, int m, int n, int k)
 									cnt[r + (size_t)c * m]++;
 							}
 						}
+					} else if (v->kind == SG_K_TMA) {
+						cover_wgmma(v, m, n, bx, tx, cnt);
 					} else {
 						fail_msg("%s: no coverage model", v->name);
 					}
@@ -418,6 +441,9 @@ static void test_launch_dims(void **state)
 	assert_true(g[0] == 2 && g[1] == 1 && b[0] == 16 && b[1] == 8);
 	sg_launch_dims(sg_variant_find("sgemm_26_k1_12x12"), 12288, 12288, g, b);
 	assert_true(g[0] == 64 && g[1] == 64 && b[0] == 256);
+	/* gemm_wgmma: one block of 384 threads per 128 x 256 tile, edges included. */
+	sg_launch_dims(sg_variant_find("sgemm_45_wgmma3xtf32_128x256"), 4096, 8192 + 1, g, b);
+	assert_true(g[0] == 32 * 33 && g[1] == 1 && b[0] == 384 && b[1] == 1);
 }
 
 /* sgemm_modes' inputs: uniform values in [-1, 1), wide ones sign x 2^e x [1, 2) with every e of
