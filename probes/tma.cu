@@ -11,10 +11,9 @@
 
 #include "probe.cuh"
 #include "tma_shape.h"
+#include "tma_device.cuh"
 
 #define TMA_LAT_HOP 0x9E3779B1ull /* odd: box k of step s = (first + s) * hop mod 2^n, all distinct */
-
-extern __shared__ __align__(1024) unsigned char tma_smem[];
 
 /* Word i = i (the low 32 bits of the index). */
 extern "C" __global__ void tma_fill(unsigned *p, unsigned long long n)
@@ -25,67 +24,7 @@ extern "C" __global__ void tma_fill(unsigned *p, unsigned long long n)
 		p[i] = (unsigned)i;
 }
 
-/* Words of a box (or chunk) in shared memory that differ from the source index they must hold:
- * lanes `from`, `from` + step, ... read 16-byte vectors. *words counts what was checked. Rank 0
- * (a bulk copy or a cp.async chunk) reads no geometry: g may be NULL. */
-template <int RANK>
-__device__ __forceinline__ unsigned check_box(const tma_geom *g, unsigned long long bytes, const unsigned char *box,
-					      unsigned long long origin, unsigned from, unsigned step, unsigned *words)
-{
-	const unsigned nvec = (unsigned)(bytes / 16);
-	unsigned bad = 0;
-
-	for (unsigned v = from; v < nvec; v += step) {
-		const uint4 x = ((const uint4 *)box)[v];
-		const unsigned i = (unsigned)tma_word_index(g, RANK, origin, 4 * v);
-		/* Dimension 0 of a box is a multiple of 4 elements: a vector never crosses a row. */
-		bad += (x.x != i) + (x.y != i + 1) + (x.z != i + 2) + (x.w != i + 3);
-		*words += 4;
-	}
-	return bad;
-}
-
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
 #if __CUDA_ARCH__ >= 900
-__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void mbar_arrive(unsigned bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
-/* Until the phase of this parity has completed (try_wait suspends for a while in hardware). */
-__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
-{
-	unsigned done;
-
-	do {
-		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-			     "selp.u32 %0, 1, 0, p;\n\t}"
-			     : "=r"(done)
-			     : "r"(bar), "r"(parity)
-			     : "memory");
-	} while (!done);
-}
-
-/* Generic-proxy accesses to shared memory (the check, the poison) before the TMA writes it again. */
-__device__ __forceinline__ void fence_proxy_async(void)
-{
-	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
 /* One copy of box k (origin and coordinates c from tma_box_origin) into dst, completing on bar. */
 template <int RANK>
 __device__ __forceinline__ void tma_issue(unsigned dst, const CUtensorMap *map, const unsigned *src,

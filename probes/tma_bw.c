@@ -5,11 +5,13 @@
  * twice L2) is read once per launch; an L2 footprint (under half of L2) is read in passes. Every
  * word that lands is checked against its source index in the kernel, so a copy that moved nothing
  * fails the row. Ceilings: the HBM datasheet rate (probes/mem_common.c), and for L2 what shared
- * memory can take, 128 B/clk/SM at the measured clock. */
+ * memory can take, 128 B/clk/SM at the measured clock. bw_tma_mc (H023) is bw_tma with cluster
+ * multicast: rank 0 of each cluster copies a box into every rank (kernels in tma_mc_90a.cu). */
 #include "gp.h"
 #include "experiment.h"
 #include "measure.h"
 #include "mem_common.h"
+#include "cluster.h"
 #include "tma_common.h"
 
 #include <string.h>
@@ -51,19 +53,25 @@ static int stream_fits(struct gp_meas *m, int threads, unsigned smem)
 	return 1;
 }
 
-/* The words checked against what the launch read, then the rate against its ceiling: the
- * HBM datasheet's, or shared memory's 128 B/clk/SM for an L2 footprint. */
-static void stream_finish(struct gp_meas *m, const struct stream *s)
+/* The rate of what the launch read against its ceiling: the HBM datasheet's, or shared memory's
+ * 128 B/clk/SM for an L2 footprint. */
+static void stream_rate(struct gp_meas *m, const struct stream *s)
 {
 	const double gbps = s->bytes / (gp_meas_stat(m, "time_ms", GP_MEDIAN) * 1e-3) / 1e9;
 	const double mhz = gp_meas_mhz(m) > 0 ? gp_meas_mhz(m) : m->dev->clock_khz / 1e3;
 	const double ceiling = s->l2 ? 128.0 * m->dev->sms * mhz * 1e6 / 1e9 : mem_hbm_peak_GBps(m->dev);
 
-	tma_check_words(m, s->h_out, s->nthr, s->bytes / TMA_ELEM);
 	gp_meas_num(m, "bandwidth_GBps", gbps);
 	gp_meas_num(m, "ceiling_GBps", ceiling);
 	gp_meas_num(m, "pct_of_ceiling", 100.0 * gbps / ceiling);
 	gp_meas_ceiling(m, s->l2 ? "shared-memory fill from L2" : "HBM reads", gbps, ceiling, 0.02, "GB/s");
+}
+
+/* The words checked against what the launch read, then its rate. */
+static void stream_finish(struct gp_meas *m, const struct stream *s)
+{
+	tma_check_words(m, s->h_out, s->nthr, s->bytes / TMA_ELEM);
+	stream_rate(m, s);
 }
 
 /* ------------------------------------------------------------------ H021 bw_tma */
@@ -151,6 +159,103 @@ static const struct gp_probe bw_tma_probe = {
 };
 
 GP_EXP_PROBE(bw_tma, bw_tma_params, bw_tma_cols, &bw_tma_probe);
+
+/* ------------------------------------------------------------------ H023 bw_tma_mc */
+
+/* bw_tma with cluster multicast (kernels in tma_mc_90a.cu): rank 0 of each cluster of `cluster`
+ * blocks issues every box once to all ranks; each rank checks its copy. Read: the footprint once,
+ * against the HBM datasheet; landed: cluster x that in shared memory, against 128 B/clk/SM. */
+extern const unsigned char gp_image_probes_tma_mc_90a[];
+
+static const struct gp_param bw_tma_mc_params[] = {
+	{ "copy", GP_PARAM_NAME, 0, 0, "1d 2d 3d 4d 5d", "2d", "cp.async.bulk.tensor.Nd...multicast::cluster" },
+	{ "box_bytes", GP_PARAM_INT, 16, 32768, NULL, "4096 16384", "bytes per copy (a power of two)" },
+	{ "stages", GP_PARAM_INT, 1, TMA_MAX_STAGES, NULL, "4", "boxes in the ring of each block" },
+	{ "cluster", GP_PARAM_INT, 2, 8, NULL, "2 4", "blocks per cluster: the ranks every box is multicast to" },
+	{ "blocks_per_sm", GP_PARAM_INT, 1, 32, NULL, "1", "resident blocks per SM (clusters as fit at once)" },
+	{ "bytes", GP_PARAM_INT, 1L << 20, 1L << 38, NULL, "1073741824", "footprint, read once by the clusters" },
+};
+
+static const char *const bw_tma_mc_cols[] = {
+	"copy", "rank", "box_bytes", "box_dims", "stages", "cluster", "blocks_per_sm", "clusters", "blocks",
+	"threads_per_block", "bytes_in_flight_per_sm", "footprint_bytes", "level", "bytes_read", "bytes_landed", "time_ms_min", "time_ms", "time_ms_max", "spread",
+	"bandwidth_GBps", "ceiling_GBps", "pct_of_ceiling", "landed_GBps", "landed_ceiling_GBps",
+	"landed_pct_of_ceiling", "clock_MHz", "reps", "status",
+};
+
+struct bw_tma_mc {
+	struct cluster_ctx c; /* first: the launch hook reads it */
+	struct bw_tma t;
+};
+
+/* As many clusters as fit at once, at most blocks_per_sm x SMs blocks: each copies its share. */
+static int bw_tma_mc_grid(struct gp_meas *m, struct bw_tma_mc *b, unsigned smem)
+{
+	const int want = (int)gp_meas_param(m, "blocks_per_sm") * m->dev->sms / (int)b->c.csize;
+	int rc, fit;
+	char name[32];
+
+	snprintf(name, sizeof name, "tma_mc_%s", gp_meas_param_str(m, "copy"));
+	if ((rc = cluster_kernel(m, name, b->c.csize, TMA_BW_THREADS, smem, &fit)) || !fit)
+		return rc ? rc : 1;
+	fit = fit < want ? fit : want;
+	if (fit < 1)
+		return gp_meas_na(m, "a cluster of %u blocks needs more than the %d SMs", b->c.csize, m->dev->sms), 1;
+	b->t.s.nthr = (size_t)fit * b->c.csize * TMA_BW_THREADS;
+	gp_meas_int(m, "clusters", fit);
+	gp_meas_int(m, "blocks", (long long)fit * b->c.csize);
+	gp_meas_num(m, "bytes_landed", b->t.s.bytes * b->c.csize);
+	return 0;
+}
+
+static int bw_tma_mc_setup(struct gp_meas *m)
+{
+	struct bw_tma_mc *b = m->ctx;
+	const char *why = bw_tma_geom(m, &b->t);
+	const unsigned smem = TMA_BARRIER_BYTES + (unsigned)(b->t.s.stages * tma_stage_stride(b->t.g.box_bytes));
+	int rc;
+
+	b->c.csize = (unsigned)gp_meas_param(m, "cluster");
+	if (m->dev->cc_major != 9 || m->dev->cc_minor != 0)
+		return gp_meas_na(m, "TMA multicast is built for sm_90a: compute capability 9.0 only");
+	if (why)
+		return gp_point_given(m->pt, "box_bytes") ? gp_meas_na(m, "%s", why) : gp_meas_skip(m);
+	if ((rc = bw_tma_mc_grid(m, b, smem)))
+		return rc == 1 ? 0 : rc;
+	if ((rc = tma_source(m, &b->t.g, &b->t.s.src, tma_map(&b->t.map))) == 1)
+		return 0;
+	if (rc || (rc = stream_out(m, &b->t.s)))
+		return rc;
+	gp_meas_launch(m, (unsigned)(b->t.s.nthr / TMA_BW_THREADS), TMA_BW_THREADS, smem);
+	gp_meas_args(m, tma_map(&b->t.map), &b->t.g, &b->t.s.src, &b->t.s.stages, &b->t.s.total, &b->t.s.out,
+		     gp_meas_clock(m));
+	return 0;
+}
+
+/* Every rank's words checked; the footprint's read rate against HBM (or, for an L2 footprint,
+ * shared memory), and the landed rate (cluster copies) against shared memory's 128 B/clk/SM. */
+static void bw_tma_mc_finish(struct gp_meas *m)
+{
+	const struct bw_tma_mc *b = m->ctx;
+	const struct stream *s = &b->t.s;
+	const double mhz = gp_meas_mhz(m) > 0 ? gp_meas_mhz(m) : m->dev->clock_khz / 1e3;
+	const double smem_ceiling = 128.0 * m->dev->sms * mhz * 1e6 / 1e9;
+	const double landed = s->bytes * b->c.csize / (gp_meas_stat(m, "time_ms", GP_MEDIAN) * 1e-3) / 1e9;
+
+	tma_check_words(m, s->h_out, s->nthr, s->bytes * b->c.csize / TMA_ELEM);
+	stream_rate(m, s);
+	gp_meas_num(m, "landed_GBps", landed);
+	gp_meas_num(m, "landed_ceiling_GBps", smem_ceiling);
+	gp_meas_num(m, "landed_pct_of_ceiling", 100.0 * landed / smem_ceiling);
+	gp_meas_ceiling(m, "bytes landed in shared memory", landed, smem_ceiling, 0.02, "GB/s");
+}
+
+static const struct gp_probe bw_tma_mc_probe = {
+	.runner = GP_RUN_EVENT, .image = gp_image_probes_tma_mc_90a, .setup = bw_tma_mc_setup,
+	.launch = cluster_launch, .finish = bw_tma_mc_finish, .primary = "time_ms", .ctx_size = sizeof(struct bw_tma_mc),
+};
+
+GP_EXP_PROBE(bw_tma_mc, bw_tma_mc_params, bw_tma_mc_cols, &bw_tma_mc_probe);
 
 /* ------------------------------------------------------------------ H022 bw_cpasync */
 

@@ -1,7 +1,7 @@
 /* tma_report.c — lat_tma, bw_tma and bw_cpasync from their tables (no device code): the latency of
  * one TMA copy per kind, box and level, the streaming rates against their ceilings, and the
- * profile keys a kernel tuner needs (the best TMA, cp.async and ld + st rates with what gave
- * them). Published numbers come from configs/reference.csv where a source gives them. */
+ * profile keys a kernel tuner needs (the best TMA, TMA multicast, cp.async and ld + st rates with
+ * what gave them). Published numbers come from configs/reference.csv where a source gives them. */
 #include "gp.h"
 #include "analysis.h"
 
@@ -156,6 +156,60 @@ static void bw_tma_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	section(md, t, ref, &sec);
 }
 
+/* ------------------------------------------------------------------ bw_tma_mc */
+
+/* tma_multicast_bw_GBps: the most bytes landed in shared memory per second (cluster copies of
+ * every box), HBM footprint; the read rate of that row in the method. */
+static void bw_tma_mc_derive(struct gp_profile *p, const struct gp_table *t)
+{
+	const long r = best_row(t, "landed_GBps", 1, NULL, NULL, "hbm");
+	char method[200];
+
+	if (r < 0)
+		return;
+	snprintf(method, sizeof method,
+		 "TMA multicast, bytes landed in all ranks' shared memory: %s, %s B box, cluster %s, %s stages; %.0f GB/s read from HBM",
+		 gp_table_get(t, (size_t)r, "copy"), gp_table_get(t, (size_t)r, "box_bytes"),
+		 gp_table_get(t, (size_t)r, "cluster"), gp_table_get(t, (size_t)r, "stages"),
+		 gp_table_num(t, (size_t)r, "bandwidth_GBps"));
+	gp_profile_add(p, "tma_multicast_bw_GBps", gp_table_num(t, (size_t)r, "landed_GBps"), "GB/s", method, "bw_tma_mc");
+}
+
+static const char *const bw_tma_mc_cols[][2] = {
+	{ "copy", "copy" },
+	{ "box_bytes", "box B" },
+	{ "stages", "stages" },
+	{ "cluster", "cluster" },
+	{ "clusters", "clusters" },
+	{ "level", "level" },
+	{ "bandwidth_GBps", "read GB/s" },
+	{ "ceiling_GBps", "read ceiling" },
+	{ "pct_of_ceiling", "% of read ceiling" },
+	{ "landed_GBps", "landed GB/s" },
+	{ "landed_ceiling_GBps", "landed ceiling" },
+	{ "landed_pct_of_ceiling", "% of landed ceiling" },
+	{ "clock_MHz", "MHz" },
+	{ "spread", "spread" },
+	{ "status", "status" },
+};
+
+static void bw_tma_mc_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
+{
+	static const struct section sec = {
+		.intro = "bw_tma with cluster multicast: in each cluster of `cluster` blocks, rank 0's producer lane issues "
+			 "every box once with `cp.async.bulk.tensor.Nd...multicast::cluster` and a ctaMask of all ranks; the "
+			 "box lands in every rank's ring and completes on every rank's own mbarrier, every rank's four "
+			 "consumer warps check every word of their copy, and rank 0 reuses a stage only after every rank "
+			 "released it. Read: the footprint (once) over the time, against the HBM datasheet rate; landed: "
+			 "cluster x that, the bytes written into shared memory, against 128 B/clk/SM over all SMs at the "
+			 "measured clock.",
+		.exp = "bw_tma_mc", .ref_key = "published_multicast_GBps", .ref_what = "TMA multicast throughput",
+		.cols = bw_tma_mc_cols, .n = GP_ARRAY_SIZE(bw_tma_mc_cols),
+	};
+
+	section(md, t, ref, &sec);
+}
+
 /* ------------------------------------------------------------------ bw_cpasync */
 
 static void bw_cpasync_derive(struct gp_profile *p, const struct gp_table *t)
@@ -206,4 +260,5 @@ static void bw_cpasync_report(FILE *md, const struct gp_table *t, const struct g
 
 GP_ANALYSIS(lat_tma, lat_tma_derive, lat_tma_report);
 GP_ANALYSIS(bw_tma, bw_tma_derive, bw_tma_report);
+GP_ANALYSIS(bw_tma_mc, bw_tma_mc_derive, bw_tma_mc_report);
 GP_ANALYSIS(bw_cpasync, bw_cpasync_derive, bw_cpasync_report);

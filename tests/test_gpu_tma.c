@@ -6,13 +6,15 @@
  * for cp.async, n/a below; a copy from HBM takes longer than one from L2; a 16 KB box streams
  * faster than a 1 KB one; L2 feeds cp.async faster than HBM. The SASS test asserts that each
  * kernel holds the instruction it claims to time: UBLKCP (cp.async.bulk), UTMALDG
- * (cp.async.bulk.tensor), SYNCS (mbarrier), LDGSTS (cp.async), LDG + STS. */
+ * (cp.async.bulk.tensor; .MULTICAST in bw_tma_mc's), SYNCS (mbarrier), LDGSTS (cp.async), LDG +
+ * STS. bw_tma_mc: every rank's copy checked, read and landed rates under their ceilings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,6 +94,40 @@ static void test_bw_tma(void **state)
 	gp_table_free(t);
 }
 
+/* Multicast to every rank of a cluster: every rank's copy checked in the kernel (a rank that
+ * missed a box leaves words unchecked and fails its row), the read rate under the HBM ceiling,
+ * the landed rate (cluster x the read one) under 128 B/clk/SM. n/a off compute capability 9.0. */
+static void test_bw_tma_mc(void **state)
+{
+	static const char *const set[] = { "copy", "2d 5d", "box_bytes", "4096 16384", "cluster", "2 4",
+					   "bytes", "268435456" };
+	struct gp_table *t;
+	const int hopper = dev.cc_major == 9 && dev.cc_minor == 0;
+
+	NEED_GPU();
+	t = measure("bw_tma_mc", set, 8);
+	assert_int_equal(t->nrows, 8);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double c = cell(t, r, "cluster"), read = cell(t, r, "bandwidth_GBps"), land = cell(t, r, "landed_GBps");
+		if (!hopper) {
+			assert_true(!strncmp(gp_table_get(t, r, "status"), "n/a", 3));
+			continue;
+		}
+		print_message("%s %5s B cluster %.0f: read %.0f GB/s (%.1f %% of %.0f), landed %.0f GB/s (%.1f %% of %.0f) at %s MHz\n",
+			      gp_table_get(t, r, "copy"), gp_table_get(t, r, "box_bytes"), c, read,
+			      cell(t, r, "pct_of_ceiling"), cell(t, r, "ceiling_GBps"), land,
+			      cell(t, r, "landed_pct_of_ceiling"), cell(t, r, "landed_ceiling_GBps"),
+			      gp_table_get(t, r, "clock_MHz"));
+		assert_string_equal(gp_table_get(t, r, "status"), "ok");
+		assert_string_equal(gp_table_get(t, r, "level"), "hbm");
+		assert_true(fabs(cell(t, r, "bytes_landed") / (c * cell(t, r, "bytes_read")) - 1) < 1e-4);
+		assert_true(read > 0 && read <= 1.02 * cell(t, r, "ceiling_GBps"));
+		assert_true(land > 1.9 * read && land <= 1.02 * cell(t, r, "landed_ceiling_GBps"));
+		assert_true(cell(t, r, "clusters") >= 1 && cell(t, r, "blocks") == c * cell(t, r, "clusters"));
+	}
+	gp_table_free(t);
+}
+
 static void test_bw_cpasync(void **state)
 {
 	static const char *const set[] = { "level", "hbm l2", "stages", "1 4", "blocks_per_sm", "2", "bytes", "268435456" };
@@ -118,6 +154,31 @@ static void test_bw_cpasync(void **state)
 }
 
 /* ---------------------------------------------------------------- SASS */
+
+/* bw_tma_mc's kernel of a tensor copy (sm_90a): its UTMALDG all multicast (.MULTICAST), and its
+ * mbarrier traffic (init, expect_tx, waits, the remote arrive). */
+static void expect_mc(const char *name, int rank)
+{
+	char kname[64], path[512];
+	struct sass_kernel k;
+	size_t n = 0;
+
+	if (!rank)
+		return; /* cp.async.bulk is not multicast here */
+	snprintf(kname, sizeof kname, "tma_mc_%s", name);
+	expect("tma_mc_90a", "sm_90a", kname, "UTMALDG", NULL, 1);
+	expect("tma_mc_90a", "sm_90a", kname, "SYNCS", NULL, 3);
+	fatbin_path(path, sizeof path, "tma_mc_90a");
+	assert_int_equal(sass_read(path, "sm_90a", kname, &k), 0);
+	for (size_t i = 0; i < k.n; i++)
+		if (!strncmp(k.ops[i], "UTMALDG", 7)) {
+			print_message("%s: %s", kname, k.lines[i]);
+			n += strstr(k.ops[i], ".MULTICAST") != NULL;
+		}
+	if (n == 0 || n != count_op(&k, "UTMALDG", NULL))
+		fail_msg("%s: %zu of %zu UTMALDG carry .MULTICAST", kname, n, count_op(&k, "UTMALDG", NULL));
+	kernel_free(&k);
+}
 
 static void test_sass(void **state)
 {
@@ -150,6 +211,9 @@ static void test_sass(void **state)
 		expect("tma", "sm_90", kname, "STS", NULL, CPA_VEC);
 	CPA_METHODS(EXPECT_CPA)
 #undef EXPECT_CPA
+#define EXPECT_MC(name, rank) expect_mc(#name, rank);
+	TMA_COPIES(EXPECT_MC)
+#undef EXPECT_MC
 }
 
 int main(void)
@@ -157,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lat_tma),
 		cmocka_unit_test(test_bw_tma),
+		cmocka_unit_test(test_bw_tma_mc),
 		cmocka_unit_test(test_bw_cpasync),
 		cmocka_unit_test(test_sass),
 	};

@@ -2,8 +2,9 @@
  * cuobjdump): lat_wgmma and tput_wgmma over small sweeps through the harness. On compute
  * capability 9.0 every row is ok (its accumulators equal count x K), latencies are plausible,
  * rates stay under the dense (sparse: 2x) tensor ceiling, N = 256 issues more FLOP per clock
- * than N = 8, and the SASS of every kernel of probes/wgmma.list holds the HGMMA/IGMMA its loop
- * unrolls, with one WARPGROUP.DEPBAR (wait_group) per loop trip of the throughput kernels rather
+ * than N = 8, every type's sparse rate stays under twice its dense peak, and the SASS of every
+ * kernel of probes/wgmma.list holds the HGMMA/QGMMA/IGMMA its loop unrolls (carrying the .SP
+ * modifier exactly in the sparse kernels), with one WARPGROUP.DEPBAR (wait_group) per loop trip of the throughput kernels rather
  * than one per instruction: a serialized pipeline would show as more. Elsewhere every row is
  * n/a. */
 #include <setjmp.h>
@@ -50,7 +51,8 @@ static void test_lat_wgmma(void **state)
 {
 	static const char *const dense[] = { "type", "f16 bf16 tf32 e4m3 e5m2 s8", "n", "8 128", "a_src", "ss rs",
 					     "sparse", "0", "iters", "64" };
-	static const char *const sparse[] = { "type", "f16 bf16", "n", "64", "a_src", "ss rs", "sparse", "1", "iters", "64" };
+	static const char *const sparse[] = { "type", "f16 bf16 tf32 e4m3 e5m2 s8", "n", "64", "a_src", "ss rs",
+					      "sparse", "1", "iters", "64" };
 	static const char *const fp8_long[] = { "type", "e4m3", "n", "64", "a_src", "ss", "sparse", "0", "iters", "1000" };
 	struct gp_table *t;
 
@@ -67,8 +69,13 @@ static void test_lat_wgmma(void **state)
 		}
 	gp_table_free(t);
 	t = measure("lat_wgmma", sparse, GP_ARRAY_SIZE(sparse));
-	assert_int_equal(t->nrows, 4);
-	rows_ok(t);
+	assert_int_equal(t->nrows, 12);
+	if (rows_ok(t))
+		for (size_t r = 0; r < t->nrows; r++) {
+			print_message("%-5s n64  %s sparse %7.1f cycles\n", gp_table_get(t, r, "type"),
+				      gp_table_get(t, r, "a_src"), cell(t, r, "cycles"));
+			assert_true(cell(t, r, "cycles") >= 4 && cell(t, r, "cycles") < 10000);
+		}
 	gp_table_free(t);
 	/* 2000 x 32 passes FP8's exact range: the accumulator restarts each trip, and is checked. */
 	t = measure("lat_wgmma", fp8_long, GP_ARRAY_SIZE(fp8_long));
@@ -78,12 +85,39 @@ static void test_lat_wgmma(void **state)
 	gp_table_free(t);
 }
 
-/* The rate of (type, n) in a table of SS dense rows; NaN where absent. */
-static double rate_of(const struct gp_table *t, const char *type, const char *n)
+/* `col` of (type, n) in a table of SS rows of one form; NaN where absent. */
+static double col_of(const struct gp_table *t, const char *type, const char *n, const char *col)
 {
 	const long r = gp_table_find(t, 0, "type", type, "n", n, NULL);
 
-	return r < 0 ? NAN : cell(t, (size_t)r, "flop_per_clk_per_sm");
+	return r < 0 ? NAN : cell(t, (size_t)r, col);
+}
+
+static double rate_of(const struct gp_table *t, const char *type, const char *n)
+{
+	return col_of(t, type, n, "flop_per_clk_per_sm");
+}
+
+/* Every type's sparse rate at N = 256 under its sparse ceiling, which is twice the dense row's
+ * (`dense`: the same types at N = 256, dense) at the clock each row measured. */
+static void tput_sparse(const struct gp_table *dense)
+{
+	static const char *const set[] = { "type", "f16 bf16 tf32 e4m3 e5m2 s8", "n", "256", "a_src", "ss",
+					   "sparse", "1", "warpgroups", "2", "kernel_us", "300" };
+	struct gp_table *t = measure("tput_wgmma", set, GP_ARRAY_SIZE(set));
+
+	assert_int_equal(t->nrows, 6);
+	if (rows_ok(t))
+		for (size_t r = 0; r < t->nrows; r++) {
+			const char *type = gp_table_get(t, r, "type");
+			const double v = cell(t, r, "flop_per_clk_per_sm"), peak = cell(t, r, "peak_flop_per_clk_per_sm");
+			print_message("%-5s n256 sparse %8.1f FLOP/clk/SM (%.1f %% of the sparse peak) at %.0f MHz\n",
+				      type, v, cell(t, r, "pct_of_dense"), cell(t, r, "clock_MHz"));
+			assert_true(peak > 0 && peak == 2 * col_of(dense, type, "256", "peak_flop_per_clk_per_sm"));
+			assert_true(v > 0 && v <= 1.02 * peak);
+			assert_true(cell(t, r, "loop_flop_per_clk_per_sm") <= 1.02 * peak);
+		}
+	gp_table_free(t);
 }
 
 static void test_tput_wgmma(void **state)
@@ -107,6 +141,7 @@ static void test_tput_wgmma(void **state)
 			if (!strcmp(gp_table_get(t, r, "n"), "256"))
 				assert_true(v > rate_of(t, gp_table_get(t, r, "type"), "8"));
 		}
+	tput_sparse(t);
 	gp_table_free(t);
 	t = measure("tput_wgmma", more, GP_ARRAY_SIZE(more));
 	assert_int_equal(t->nrows, 4);
@@ -131,10 +166,22 @@ static const char *type_sass(const char *type)
 	return NULL;
 }
 
+/* Instructions of opcode `op` with the sparse modifier (.SP anywhere among the modifiers). */
+static size_t count_sparse(const struct sass_kernel *k, const char *op)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		const char *o = k->ops[i], *sp = strstr(o, ".SP");
+		n += !strncmp(o, op, strlen(op)) && o[strlen(op)] == '.' && sp && (sp[3] == '.' || sp[3] == 0);
+	}
+	return n;
+}
+
 /* The kernel holds `want` of its opcode and at most one wait_group barrier (WARPGROUP.DEPBAR)
  * per `per_wait` of them, plus the wait after the loop: ptxas may unroll the loop, but a
  * serialized pipeline waits after every instruction. */
-static void expect_kernel(const char *kernel, const char *op, size_t want, size_t per_wait)
+static void expect_kernel(const char *kernel, const char *op, size_t want, size_t per_wait, int sparse)
 {
 	char path[512];
 	struct sass_kernel k;
@@ -145,6 +192,9 @@ static void expect_kernel(const char *kernel, const char *op, size_t want, size_
 	assert_int_equal(sass_read(path, "sm_90a", kernel, &k), 0);
 	n = count_op(&k, op, NULL);
 	d = count_op(&k, "WARPGROUP.DEPBAR", NULL);
+	if (count_sparse(&k, op) != (sparse ? n : 0))
+		fail_msg("%s: %zu of %zu %s carry the sparse modifier .SP, want %s", kernel, count_sparse(&k, op), n, op,
+			 sparse ? "all" : "none");
 	if (d > n / per_wait + 1)
 		fail_msg("%s: %zu WARPGROUP.DEPBAR for %zu %s: ptxas serialized the wgmma pipeline", kernel, d, n, op);
 	kernel_free(&k);
@@ -158,9 +208,9 @@ static void test_sass(void **state)
 		skip();
 	}
 #define WGMMA(T, N, S, SP)                                                                         \
-	expect_kernel("wgmma_lat_" #T "_n" #N "_" #S SP_SUFFIX_##SP, type_sass(#T), WGMMA_LAT_UNROLL, 1);     \
+	expect_kernel("wgmma_lat_" #T "_n" #N "_" #S SP_SUFFIX_##SP, type_sass(#T), WGMMA_LAT_UNROLL, 1, SP); \
 	expect_kernel("wgmma_tput_" #T "_n" #N "_" #S SP_SUFFIX_##SP, type_sass(#T), WGMMA_TPUT_BATCH,        \
-		      WGMMA_TPUT_BATCH);
+		      WGMMA_TPUT_BATCH, SP);
 #define SP_SUFFIX_0 ""
 #define SP_SUFFIX_1 "_sp"
 #include "wgmma.list"
