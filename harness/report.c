@@ -113,47 +113,6 @@ static int gnuplot(const char *script, const char *in, const char *out)
 	return rc;
 }
 
-/* The table's columns named in `only` (NULL-terminated; NULL: all), in the table's order. */
-static int md_shown(const struct gp_table *t, size_t c, const char *const *only)
-{
-	for (const char *const *o = only; o && *o; o++)
-		if (!strcmp(*o, t->cols[c]))
-			return 1;
-	return !only;
-}
-
-static void md_table(FILE *md, const struct gp_table *t, const char *const *only)
-{
-	for (size_t c = 0; c < t->ncols; c++)
-		if (md_shown(t, c, only))
-			fprintf(md, "| %s ", t->cols[c]);
-	fprintf(md, "|\n");
-	for (size_t c = 0; c < t->ncols; c++)
-		if (md_shown(t, c, only))
-			fprintf(md, "|---");
-	fprintf(md, "|\n");
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = t->cells[r * t->ncols + c];
-			if (!md_shown(t, c, only))
-				continue;
-			char num[64];
-			double x;
-			/* numbers to 4 significant digits, as every other table of the report */
-			if (v && *v && !gp_parse_double(v, &x) && strpbrk(v, ".eE")) {
-				gp_md_fmt(num, sizeof num, x);
-				v = num;
-			}
-			fputs("| ", md);
-			for (const char *p = v ? v : ""; *p; p++)
-				fputs(*p == '|' ? "\\|" : (char[2]){ *p, 0 }, md);
-			fputc(' ', md);
-		}
-		fprintf(md, "|\n");
-	}
-	fputc('\n', md);
-}
-
 /* The profile keys the summary opens with, in this order (a key the run lacks is left out). */
 static const struct {
 	const char *key, *what;
@@ -394,10 +353,12 @@ int gp_cmd_report(const char *dir, int plots_only)
 		snprintf(path, sizeof path, "%s/profile.csv", dir);
 		fprintf(md, "## Tuning profile (profile.csv)\n\n");
 		if ((prof = gp_table_load(path, err, sizeof err))) {
-			/* how each key was derived is in the file: the method column doubled the section */
-			static const char *const shown[] = { "key", "value", "unit", NULL };
-			fprintf(md, "Each key's method and source experiment: [profile.csv](profile.csv).\n\n");
-			md_table(md, prof, shown);
+			/* Raw data is linked, not pasted: the Summary above holds the headline keys and
+			 * each experiment's section its own; the whole table (with each key's method and
+			 * source experiment) doubled the report's size. */
+			fprintf(md, "%zu keys, each with its value, unit, method and source experiment: "
+				    "[profile.csv](profile.csv). The headline keys open this report (Summary).\n\n",
+				prof->nrows);
 			gp_table_free(prof);
 		} else {
 			fprintf(md, "No profile.csv in this run.\n\n");

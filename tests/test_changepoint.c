@@ -197,7 +197,7 @@ static void test_real_h100_capacities(void **state)
 		assert_true(gp_cp_supported(&r, k));
 }
 
-/* The H200's default-path random chase (committed run h200/20261124-102212): its far L2 plateau
+/* The H200's default-path random chase (run h200/20261124-102212, in git history): its far L2 plateau
  * (518 cycles, 41-50 MB) is only a few footprints wide and its first and last points lean into
  * the steps (512, 526), so the segmentation takes 38-59 MB as one sloped segment. The plateau
  * inside it must still be found (before, the profile published the near level's edge, 33 MB, as

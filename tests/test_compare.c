@@ -129,12 +129,12 @@ static void test_compare_repeated_keys(void **state)
 }
 
 /* Two committed default-suite runs (two H200 machines, two sessions, commits c608cbd and
- * 0dc37d8: the later one has the Hopper-era experiments): every experiment of both is matched, a
+ * f5fb92d: the later one has the Hopper-era experiments): every experiment of both is matched, a
  * stable number (FFMA latency, FFMA rate) stays within its spread, and what only one run has
  * (the Hopper-era experiments' tables) is left out. */
 static void test_compare_committed_runs(void **state)
 {
-	static const char *const a = "results/h200/20261124-063552", *const b = "results/h200/20261124-102212";
+	static const char *const a = "results/h200/20261124-063552", *const b = "results/h200/20261124-140704";
 	static const char *const only_b[] = { "tput_wgmma", "lat_l2_map", "bw_tma", "lat_atomic" };
 	char out[] = "/tmp/gpuprobe-cmp-XXXXXX", cmd[1024], err[256], path[256];
 	struct gp_table *t;
