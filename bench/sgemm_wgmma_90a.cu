@@ -28,6 +28,7 @@
 
 #include "sgemm.cuh"
 #include "sgemm_wgmma.h"
+#include "mbarrier.cuh"
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define SGW_HOPPER 1
@@ -39,26 +40,6 @@
 namespace sgw {
 
 #ifdef SGW_HOPPER
-__device__ __forceinline__ unsigned saddr(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ void bar_init(unsigned bar, unsigned count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void bar_expect_tx(unsigned bar, unsigned bytes)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void bar_arrive(unsigned bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
 /* Until the phase of this parity has completed (try_wait suspends in hardware for a while). */
 __device__ __forceinline__ void bar_wait(unsigned bar, unsigned parity)
 {
@@ -164,7 +145,7 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 			const int s = kt % STAGES;
 			if (kt >= STAGES)
 				sgw::bar_wait(empty + 8 * s, (kt / STAGES - 1) & 1);
-			sgw::bar_expect_tx(full + 8 * s, A_BYTES + B_BYTES);
+			mbar_expect_tx(full + 8 * s, A_BYTES + B_BYTES);
 #pragma unroll
 			for (int j = 0; j < BM / SGW_ABOX; j++)
 				sgw::tma2d(base + s * A_BYTES + j * ABOX_BYTES, ta, m0 + j * SGW_ABOX, kt * BK, full + 8 * s);
@@ -193,10 +174,10 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 			}
 			/* Ours (generic proxy) before wgmma's reads (async proxy); then the raw tile is free. */
 			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-			sgw::bar_arrive(sfull + 8 * b);
+			mbar_arrive(sfull + 8 * b);
 			__syncwarp();
 			if (threadIdx.x % 32 == 0)
-				sgw::bar_arrive(empty + 8 * s);
+				mbar_arrive(empty + 8 * s);
 		}
 	}
 
@@ -272,8 +253,8 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 				      dsmall + (h * SGW_NCHUNK * 128 >> 4));
 			__syncwarp();
 			if (lane == 0) {
-				sgw::bar_arrive(empty + 8 * s);
-				sgw::bar_arrive(sempty + 8 * b);
+				mbar_arrive(empty + 8 * s);
+				mbar_arrive(sempty + 8 * b);
 			}
 		}
 	}
@@ -300,7 +281,7 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 	{
 #ifdef SGW_HOPPER
 		extern __shared__ __align__(1024) unsigned char sgw_smem[];
-		const unsigned raw = sgw::saddr(sgw_smem), base = (raw + 1023) & ~1023u;
+		const unsigned raw = smem_addr(sgw_smem), base = (raw + 1023) & ~1023u;
 		unsigned char *smem = sgw_smem + (base - raw);
 		const unsigned full = base + OFF_BAR;
 		const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, ktiles = (k + BK - 1) / BK;
@@ -309,12 +290,12 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 		sg_swizzle(blockIdx.x, tiles_m, tiles_n, 8, &tm, &tn);
 		if (threadIdx.x == 0) {
 			for (int s = 0; s < STAGES; s++) {
-				sgw::bar_init(full + 8 * s, 1);
-				sgw::bar_init(full + 8 * (STAGES + s), CONSUMER_WARPS + SPLIT_WARPS);
+				mbar_init(full + 8 * s, 1);
+				mbar_init(full + 8 * (STAGES + s), CONSUMER_WARPS + SPLIT_WARPS);
 			}
 			for (int b = 0; b < 2; b++) {
-				sgw::bar_init(full + 8 * (2 * STAGES + b), SGW_SPLITTERS);
-				sgw::bar_init(full + 8 * (2 * STAGES + 2 + b), CONSUMER_WARPS);
+				mbar_init(full + 8 * (2 * STAGES + b), SGW_SPLITTERS);
+				mbar_init(full + 8 * (2 * STAGES + 2 + b), CONSUMER_WARPS);
 			}
 			asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 			asm volatile("prefetch.tensormap [%0];" ::"l"(ta) : "memory");

@@ -1,11 +1,13 @@
 /* tma_device.cuh — the device helpers of the asynchronous-copy kernels (tma.cu, sm_90, and
  * tma_mc_90a.cu, sm_90a): the dynamic shared memory, the check of a box against the source
- * indices it must hold, and the mbarrier operations (sm_90 and later). Include after probe.cuh
+ * indices it must hold; the mbarrier operations are mbarrier.cuh's. Include after probe.cuh
  * and tma_shape.h. */
 #ifndef GP_TMA_DEVICE_CUH
 #define GP_TMA_DEVICE_CUH
 
 #include <stdint.h>
+
+#include "mbarrier.cuh"
 
 extern __shared__ __align__(1024) unsigned char tma_smem[];
 
@@ -28,48 +30,5 @@ __device__ __forceinline__ unsigned check_box(const tma_geom *g, unsigned long l
 	}
 	return bad;
 }
-
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
-#if __CUDA_ARCH__ >= 900
-__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void mbar_arrive(unsigned bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
-/* Until the phase of this parity has completed (try_wait suspends for a while in hardware). */
-__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
-{
-	unsigned done;
-
-	do {
-		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-			     "selp.u32 %0, 1, 0, p;\n\t}"
-			     : "=r"(done)
-			     : "r"(bar), "r"(parity)
-			     : "memory");
-	} while (!done);
-}
-
-/* Generic-proxy accesses to shared memory (the check, the poison) before the TMA writes it again. */
-__device__ __forceinline__ void fence_proxy_async(void)
-{
-	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-#endif
 
 #endif

@@ -1,0 +1,50 @@
+/* mbarrier.cuh — the shared-memory mbarrier operations of the asynchronous-copy kernels (TMA,
+ * bulk copies) and their shared-memory addresses: probes/tma.cu, probes/tma_mc_90a.cu and
+ * bench/sgemm_wgmma_90a.cu (sm_90 and later; smem_addr everywhere). */
+#ifndef GP_MBARRIER_CUH
+#define GP_MBARRIER_CUH
+
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(unsigned bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
+/* Until the phase of this parity has completed (try_wait suspends for a while in hardware). */
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
+{
+	unsigned done;
+
+	do {
+		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+			     "selp.u32 %0, 1, 0, p;\n\t}"
+			     : "=r"(done)
+			     : "r"(bar), "r"(parity)
+			     : "memory");
+	} while (!done);
+}
+
+/* Generic-proxy accesses to shared memory (the check, the poison) before the TMA writes it again. */
+__device__ __forceinline__ void fence_proxy_async(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+#endif
+
+#endif
