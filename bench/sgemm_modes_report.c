@@ -28,33 +28,6 @@ static double num(const struct gp_table *t, long r, const char *col)
 	return r >= 0 ? gp_table_num(t, (size_t)r, col) : NAN;
 }
 
-/* The largest m with an ok row, 0 if none. */
-static double largest(const struct gp_table *t)
-{
-	double m = 0;
-
-	for (size_t r = 0; r < t->nrows; r++)
-		if (gp_table_row_ok(t, r))
-			m = fmax(m, gp_table_num(t, r, "m"));
-	return m;
-}
-
-/* The modes in the table's order of first appearance (at most max). */
-static size_t modes_of(const struct gp_table *t, const char **out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *md = gp_table_get(t, r, "mode");
-		size_t i = 0;
-		while (i < n && strcmp(out[i], md))
-			i++;
-		if (md && i == n && n < max)
-			out[n++] = md;
-	}
-	return n;
-}
-
 /* For an emulated mode: what its rows say, over every size and distribution it ran ok at. */
 static void verdict(FILE *md, const struct gp_table *t, const char *mode)
 {
@@ -88,7 +61,7 @@ static void verdict(FILE *md, const struct gp_table *t, const char *mode)
 static void modes_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	const char *modes[16];
-	const size_t nm = modes_of(t, modes, GP_ARRAY_SIZE(modes));
+	const size_t nm = gp_table_distinct(t, "mode", modes, GP_ARRAY_SIZE(modes));
 
 	fprintf(md, "cuBLAS SGEMM (cublasGemmEx, FP32 in and out) in each FP32 mode at the ladder's square sizes. "
 		    "TFLOP/s from the median time at the measured clock; x pedantic is pedantic's median time over the "
@@ -128,9 +101,9 @@ static void add(struct gp_profile *prof, const char *mode, const char *what, dou
  * the others the share of pedantic's bits. */
 static void modes_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	const double big = largest(t);
+	const double big = gp_table_max_ok(t, "m");
 	const char *modes[16];
-	const size_t nm = modes_of(t, modes, GP_ARRAY_SIZE(modes));
+	const size_t nm = gp_table_distinct(t, "mode", modes, GP_ARRAY_SIZE(modes));
 	char method[160], what[48];
 
 	for (size_t i = 0; i < nm; i++) {

@@ -109,6 +109,31 @@ int gp_table_row_ok(const struct gp_table *t, size_t row)
 	return s && !strcmp(s, "ok");
 }
 
+double gp_table_max_ok(const struct gp_table *t, const char *col)
+{
+	double m = 0;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		if (gp_table_row_ok(t, r))
+			m = fmax(m, gp_table_num(t, r, col));
+	return m;
+}
+
+size_t gp_table_distinct(const struct gp_table *t, const char *col, const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < t->nrows && n < max; r++) {
+		const char *v = gp_table_get(t, r, col);
+		size_t i = 0;
+		while (i < n && strcmp(out[i], v ? v : ""))
+			i++;
+		if (v && *v && i == n)
+			out[n++] = v;
+	}
+	return n;
+}
+
 long gp_table_find(const struct gp_table *t, size_t from, ...)
 {
 	for (size_t r = from; r < t->nrows; r++) {

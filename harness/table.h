@@ -26,6 +26,11 @@ int gp_table_get_double(const struct gp_table *t, size_t row, const char *col, d
 double gp_table_num(const struct gp_table *t, size_t row, const char *col);
 /* The row's status is "ok". */
 int gp_table_row_ok(const struct gp_table *t, size_t row);
+/* The largest number of a column over the ok rows; 0 when there is none. */
+double gp_table_max_ok(const struct gp_table *t, const char *col);
+/* The distinct non-empty cells of a column, in the order they first appear (at most max, into
+ * out; the strings are the table's); how many. */
+size_t gp_table_distinct(const struct gp_table *t, const char *col, const char **out, size_t max);
 /* The first row at or after `from` whose cells equal the given column, value pairs (a NULL
  * column ends the list); -1 if none. */
 long gp_table_find(const struct gp_table *t, size_t from, ...) __attribute__((sentinel));

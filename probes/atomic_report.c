@@ -129,29 +129,13 @@ static const char *status_cell(const struct gp_table *t, size_t r, const char *c
 	return gp_status_na(gp_table_get(t, r, "status")) ? "n/a" : "failed";
 }
 
-/* The distinct values of k, in the table's order (at most n). */
-static size_t k_values(const struct gp_table *t, const char **ks, size_t n)
-{
-	size_t nk = 0;
-
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *k = gp_table_get(t, r, "k");
-		size_t i = 0;
-		while (i < nk && strcmp(ks[i], k))
-			i++;
-		if (i == nk && nk < n && k)
-			ks[nk++] = k;
-	}
-	return nk;
-}
-
 /* ops/clk/SM of every series (op, space, form, layout) at every k; k = 0 is every thread of the
  * grid (global) or of the block (shared) on one address. */
 static void tput_pivot(FILE *md, const struct gp_table *t)
 {
 	const char *ks[12], *head[16];
 	char labels[12][24];
-	const size_t nk = k_values(t, ks, GP_ARRAY_SIZE(ks));
+	const size_t nk = gp_table_distinct(t, "k", ks, GP_ARRAY_SIZE(ks));
 
 	head[0] = "op", head[1] = "space", head[2] = "form", head[3] = "layout", head[4] = "warps/SM";
 	for (size_t i = 0; i < nk; i++) {

@@ -139,17 +139,6 @@ int sp_reuse_entries(const struct gp_table *t, const char *slot)
 	return best;
 }
 
-/* The most warps per SMSP among the rows that ran: the bank streams are shown and judged there. */
-static double max_warps(const struct gp_table *t)
-{
-	double wmax = 0;
-
-	for (size_t r = 0; r < t->nrows; r++)
-		if (gp_table_row_ok(t, r))
-			wmax = fmax(wmax, gp_table_num(t, r, "warps"));
-	return wmax;
-}
-
 /* ---------------------------------------------------------------- stall_ffma, stall_wait */
 
 static void stall_ffma_derive(struct gp_profile *prof, const struct gp_table *t)
@@ -242,7 +231,7 @@ static void stall_wait_report(FILE *md, const struct gp_table *t, const struct g
  * warps measured): what a same-bank triple costs once latency is hidden. */
 static void regbank_ffma_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	const double wmax = max_warps(t);
+	const double wmax = gp_table_max_ok(t, "warps");
 	double same = NAN, best = INFINITY;
 
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -269,7 +258,7 @@ static void regbank_ffma_report(FILE *md, const struct gp_table *t, const struct
 		"FFMA R5, R9, R3, R1", "FFMA R11, R9, R3, R1", "FMUL R4, R1, R0", "FMUL R4, R2, R0",
 	};
 	static const char *const paper[] = { "th@%s", "eff@%s", "conf@%s" };
-	const double wmax = max_warps(t);
+	const double wmax = gp_table_max_ok(t, "warps");
 	char num[32], key[64];
 
 	fprintf(md, "Seed 001 Table 2 layout: throughput of an instruction stream whose source registers were patched "

@@ -52,6 +52,36 @@ static void parse_fails(const char *text, size_t len, const char *want)
 
 /* ---------------------------------------------------------------- building rows */
 
+/* The distinct values of a column in first-appearance order, and a column's maximum over the ok
+ * rows only (the report sections' sweeps and their largest point). */
+static void test_distinct_and_max_ok(void **state)
+{
+	static const char *const cols[] = { "mode", "m", "status" };
+	static const char *const rows[][3] = { { "tf32", "4096", "ok" }, { "pedantic", "8192", "ok" },
+					       { "tf32", "16384", "n/a: too big" }, { "", "2048", "ok" },
+					       { "bf16x9", "1024", "ok" } };
+	struct gp_table *t = gp_table_new(cols, 3);
+	const char *out[4];
+	char err[128];
+
+	(void)state;
+	assert_non_null(t);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(rows); i++) {
+		assert_int_equal(gp_row_begin(t), 0);
+		for (size_t c = 0; c < 3; c++)
+			assert_int_equal(gp_row_str(t, cols[c], rows[i][c]), 0);
+		assert_int_equal(gp_row_end(t, err, sizeof err), 0);
+	}
+	assert_int_equal(gp_table_distinct(t, "mode", out, 4), 3);
+	assert_string_equal(out[0], "tf32");
+	assert_string_equal(out[1], "pedantic");
+	assert_string_equal(out[2], "bf16x9");
+	assert_int_equal(gp_table_distinct(t, "mode", out, 2), 2); /* at most max */
+	assert_true(gp_table_max_ok(t, "m") == 8192);               /* the n/a row's 16384 is not ok */
+	assert_true(gp_table_max_ok(t, "nope") == 0);
+	gp_table_free(t);
+}
+
 static void test_build_rows(void **state)
 {
 	static const char *const cols[] = { "name", "ms", "count" };
@@ -490,6 +520,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_rows),
+		cmocka_unit_test(test_distinct_and_max_ok),
 		cmocka_unit_test(test_row_protocol),
 		cmocka_unit_test(test_row_with_unset_column_refused),
 		cmocka_unit_test(test_unknown_column_refused),
