@@ -103,9 +103,9 @@ static int enough(struct gp_meas *m, double t0)
 	struct gp_stats st;
 	double rsd;
 
-	if (m->rep < run->reps)
+	if (m->rep < m->reps)
 		return 0;
-	if (run->reps_max <= run->reps) {
+	if (m->cap <= m->reps) {
 		snprintf(p->stop, sizeof p->stop, "fixed count");
 		return 1;
 	}
@@ -283,8 +283,9 @@ const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_poin
 int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt, struct gp_table *t)
 {
 	const struct gp_probe *pr = im->probe;
-	struct gp_meas m = { .run = run, .dev = run->dev, .pt = pt, .probe = pr, .reps = run->reps,
-			     .cap = run->reps_max > run->reps ? run->reps_max : run->reps };
+	const int reps = pr && pr->min_reps > run->reps ? pr->min_reps : run->reps;
+	struct gp_meas m = { .run = run, .dev = run->dev, .pt = pt, .probe = pr, .reps = reps,
+			     .cap = run->reps_max > reps ? run->reps_max : reps };
 	int rc;
 
 	if (!pr)

@@ -71,6 +71,10 @@ struct gp_probe {
 	size_t ctx_size;     /* zeroed per-point state for the hooks (m->ctx) */
 	double batch_ms;     /* GP_RUN_BATCH: target batch length (default 20 ms) */
 	int max_batch;       /* GP_RUN_BATCH: most launches per batch (default 1000) */
+	/* At least this many timed repetitions, whatever --reps says: for a probe whose repetitions
+	 * are cheap and whose times can be bimodal (HBM streaming), so that its best repetition and
+	 * its median are each a steady statistic. 0: the run's --reps. */
+	int min_reps;
 	unsigned flags;
 };
 

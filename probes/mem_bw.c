@@ -337,8 +337,8 @@ static const struct gp_param bw_hbm_params[] = {
 
 static const char *const bw_hbm_cols[] = {
 	"op", "level", "pattern", "footprint_bytes", "stride_bytes", "passes", "bytes_moved", "time_ms_min",
-	"time_ms", "time_ms_max", "spread", "bandwidth_GBps", "ceiling_GBps", "pct_of_ceiling", "clock_MHz",
-	"status",
+	"time_ms", "time_ms_max", "spread", "bandwidth_GBps", "best_GBps", "ceiling_GBps", "pct_of_ceiling",
+	"clock_MHz", "status",
 };
 
 #define HBM_THREADS 256
@@ -495,15 +495,19 @@ static void bw_hbm_finish(struct gp_meas *m)
 	const double gbps = h->op <= HBM_READ ? bw_check_rate(m, &h->b) : hbm_check_words(m, h);
 	const double ceiling = hbm_ceiling(m, l2, gp_meas_mhz(m));
 
+	const double best = h->b.bytes / (gp_meas_stat(m, "time_ms", GP_MIN) * 1e-3) / 1e9;
+
 	gp_meas_num(m, "bandwidth_GBps", gbps);
+	gp_meas_num(m, "best_GBps", best);
 	gp_meas_num(m, "ceiling_GBps", ceiling);
 	gp_meas_num(m, "pct_of_ceiling", 100.0 * gbps / ceiling);
-	gp_meas_ceiling(m, l2 ? "L2 reads" : "HBM traffic", gbps, ceiling, 0.02, "GB/s");
+	gp_meas_ceiling(m, l2 ? "L2 reads" : "HBM traffic", best, ceiling, 0.02, "GB/s");
 }
 
 static const struct gp_probe bw_hbm_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_mem, .setup = bw_hbm_setup, .launch = bw_hbm_launch,
 	.finish = bw_hbm_finish, .primary = "time_ms", .ctx_size = sizeof(struct hbm),
+	.min_reps = 20, /* a few ms each; the write, copy and DtoD times can be bimodal: a steady best */
 };
 
 GP_EXP_PROBE(bw_hbm, bw_hbm_params, bw_hbm_cols, &bw_hbm_probe);

@@ -287,6 +287,30 @@ static void test_no_gpu_through_stub(void **state)
 	result_free(&r);
 }
 
+/* A probe's own minimum of repetitions (bw_tma: HBM streams whose times can be bimodal) holds
+ * over a smaller --reps, and the row says how many ran and why they stopped. */
+static void test_probe_min_reps(void **state)
+{
+	char root[PATH_MAX], suite[PATH_MAX], *dir;
+	struct gp_table *t;
+	struct result r;
+
+	NEED_STUB();
+	snprintf(root, sizeof root, "%s/results", (char *)*state);
+	snprintf(suite, sizeof suite, "%s/tma.csv", (char *)*state);
+	write_file(suite, "experiment,parameter,values\nbw_tma,copy,bulk\nbw_tma,box_bytes,16384\n"
+			  "bw_tma,blocks_per_sm,1\n");
+	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "2", "--warmup", "0", "--out", root);
+	dir = run_dir_of(&r, root);
+	t = load(dir, "bw_tma.csv");
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(gp_table_get(t, 0, "reps"), "20");
+	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count");
+	gp_table_free(t);
+	free(dir);
+	result_free(&r);
+}
+
 static int group_setup(void **state)
 {
 	return child_group_setup(state) || stub_init();
@@ -302,6 +326,7 @@ int main(void)
 		T(test_watchdog_bounds_a_point),
 		T(test_run_dir_naming),
 		T(test_no_gpu_through_stub),
+		T(test_probe_min_reps),
 	};
 
 	return cmocka_run_group_tests_name("stub_run", tests, group_setup, NULL);
