@@ -1,7 +1,10 @@
 /* launch.c — lat_launch: what a kernel launch costs. mode sync: each empty kernel launched and
  * waited for (cuStreamSynchronize) before the next; async: `launches` back to back, then one
  * wait; graph: the same kernels captured once into a CUDA graph (stream capture) and launched as
- * one. grid one: one block; full: every block the GPU holds at once. Host time per launch (wall,
+ * one; queued: async behind a gate kernel that holds the stream until all are queued, so the GPU
+ * runs them back to back at its own pace (async's gap is the host's issue time when the host
+ * issues slower than the GPU starts kernels); its gap is the mean over the batch, below the
+ * timer's tick. grid one: one block; full: every block the GPU holds at once. Host time per launch (wall,
  * gp_now, launch to the end of the wait), issue time (the launch calls alone), GPU time per
  * launch (events around the launches) and, from %globaltimer stamps the kernels write, the gap
  * between one kernel's end and the next one's start and a kernel's own span. Runs on a blocking
@@ -18,11 +21,14 @@
 
 extern const unsigned char gp_image_probes_launch[];
 
-enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH };
+enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
+
+#define GATE_TIMEOUT_NS 200000000ull /* the gate lets the launches through after 0.2 s regardless */
+#define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
 
 static const struct gp_param launch_params[] = {
-	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph", "sync async graph",
-	  "launch + wait each; back to back, then one wait; one CUDA graph of them" },
+	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
+	  "launch + wait each; back to back, then one wait; one CUDA graph of them; back to back behind a gate" },
 	{ "grid", GP_PARAM_NAME, 0, 0, "one full", "one full", "one block, or every block the GPU holds at once" },
 	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
 	{ "launches", GP_PARAM_INT, 2, 100000, NULL, "1000", "kernels per repetition" },
@@ -31,7 +37,7 @@ static const struct gp_param launch_params[] = {
 static const char *const launch_cols[] = {
 	"mode", "grid", "threads", "launches", "blocks", "host_us_per_launch", "host_us_per_launch_min",
 	"host_us_per_launch_max", "spread", "issue_us_per_launch", "gpu_us_per_launch", "gpu_gap_us",
-	"kernel_gpu_us", "clock_MHz", "status",
+	"kernel_gpu_us", "queued", "clock_MHz", "status",
 };
 
 struct launch {
@@ -41,6 +47,13 @@ struct launch {
 	CUgraphExec exec;
 	CUdeviceptr start, end;
 	const unsigned long long *h_start, *h_end;
+	CUfunction gate;          /* queued: the kernel that holds the stream */
+	unsigned *go;             /* queued: pinned host flag the gate waits on */
+	CUdeviceptr go_d, timed_out;
+	const unsigned *h_timed_out;
+	unsigned long long timeout_ns;
+	int queued; /* queued: kernels queued behind the gate before a launch call blocked (the
+		     * host's queue full; the gate then times out): only their gaps are the GPU's */
 	double *scratch;
 	double t0, t_end, issue; /* this repetition's host times (s) */
 	float gpu_ms;
@@ -74,6 +87,38 @@ error:
 	return GP_ECUDA;
 }
 
+/* queued: the gate kernel, its pinned flag (device-visible at the same address: unified
+ * addressing) and the word it sets when it gave up waiting. */
+static int launch_gate_setup(struct gp_meas *m, struct launch *x)
+{
+	void *p = NULL;
+	int rc;
+
+	if ((rc = gp_kernel(m->dev, gp_image_probes_launch, "launch_gate", &x->gate)) ||
+	    (rc = gp_meas_buf(m, &x->timed_out, sizeof *x->h_timed_out, 0)))
+		return rc;
+	x->h_timed_out = gp_meas_readback(m, x->timed_out, sizeof *x->h_timed_out, GP_EVERY_REP);
+	GP_CU(cuMemAllocHost(&p, sizeof *x->go));
+	x->go = p;
+	x->go_d = (CUdeviceptr)(uintptr_t)p;
+	x->timeout_ns = GATE_TIMEOUT_NS;
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
+/* queued: close the gate and put it first on the stream. */
+static int launch_gate_close(struct launch *x)
+{
+	void *args[] = { &x->go_d, &x->timeout_ns, &x->timed_out };
+
+	__atomic_store_n(x->go, 0u, __ATOMIC_SEQ_CST);
+	GP_CU(cuLaunchKernel(x->gate, 1, 1, 1, 1, 1, 1, 0, x->stream, args, NULL));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
 /* Every block the GPU holds at once, or one. */
 static int launch_grid(struct gp_meas *m, struct launch *x, int full)
 {
@@ -95,7 +140,10 @@ static int launch_setup(struct gp_meas *m)
 	const size_t bytes = (size_t)gp_meas_param(m, "launches") * sizeof *x->h_start;
 	int rc;
 
-	x->mode = !strcmp(mode, "sync") ? LAUNCH_SYNC : !strcmp(mode, "async") ? LAUNCH_ASYNC : LAUNCH_GRAPH;
+	x->mode = !strcmp(mode, "sync")	   ? LAUNCH_SYNC
+		  : !strcmp(mode, "async") ? LAUNCH_ASYNC
+		  : !strcmp(mode, "graph") ? LAUNCH_GRAPH
+					   : LAUNCH_QUEUED;
 	x->n = (int)gp_meas_param(m, "launches");
 	x->threads = (unsigned)gp_meas_param(m, "threads");
 	gp_meas_spin_clock(m);
@@ -111,6 +159,8 @@ static int launch_setup(struct gp_meas *m)
 	if (!(x->scratch = gp_meas_host(m, (size_t)x->n * sizeof *x->scratch)))
 		return GP_EFAIL;
 	gp_meas_args(m, &x->k, &x->start, &x->end);
+	if (x->mode == LAUNCH_QUEUED && (rc = launch_gate_setup(m, x)))
+		return rc;
 	GP_CU(cuStreamCreate(&x->stream, CU_STREAM_DEFAULT));
 	if (gp_events_new(&x->e0, &x->e1))
 		return GP_ECUDA;
@@ -125,6 +175,9 @@ static int launch_rep(struct gp_meas *m)
 	struct launch *x = m->ctx;
 
 	x->issue = 0;
+	x->queued = x->n;
+	if (x->mode == LAUNCH_QUEUED && launch_gate_close(x))
+		goto error;
 	x->t0 = gp_now();
 	GP_CU(cuEventRecord(x->e0, x->stream));
 	if (x->mode == LAUNCH_GRAPH)
@@ -133,6 +186,8 @@ static int launch_rep(struct gp_meas *m)
 		const double t = gp_now();
 		if (launch_one(m, x, (unsigned)k) != CUDA_SUCCESS)
 			goto error;
+		if (x->mode == LAUNCH_QUEUED && x->queued == x->n && gp_now() - t > x->timeout_ns / 2e9)
+			x->queued = k;
 		if (x->mode == LAUNCH_SYNC) {
 			x->issue += gp_now() - t;
 			GP_CU(cuStreamSynchronize(x->stream));
@@ -140,6 +195,8 @@ static int launch_rep(struct gp_meas *m)
 	}
 	if (x->mode != LAUNCH_SYNC)
 		x->issue = gp_now() - x->t0;
+	if (x->mode == LAUNCH_QUEUED)
+		__atomic_store_n(x->go, 1u, __ATOMIC_SEQ_CST);
 	GP_CU(cuEventRecord(x->e1, x->stream));
 	GP_CU(cuStreamSynchronize(x->stream));
 	x->t_end = gp_now();
@@ -163,6 +220,15 @@ static int launch_stamps_bad(const struct launch *x)
 	return 0;
 }
 
+static double launch_mean(const double *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : NAN;
+}
+
 static void launch_sample(struct gp_meas *m)
 {
 	const struct launch *x = m->ctx;
@@ -172,12 +238,20 @@ static void launch_sample(struct gp_meas *m)
 		gp_meas_fail(m, "kernel %d of %d left no stamps or overlapped its neighbour: a launch did not run", bad, x->n);
 		return;
 	}
+	if (x->mode == LAUNCH_QUEUED && *x->h_timed_out && x->queued < GATE_MIN_QUEUED) {
+		gp_meas_fail(m, "the gate timed out with %d of %d launches queued behind it: no back-to-back gap", x->queued,
+			     x->n);
+		return;
+	}
+	if (x->mode == LAUNCH_QUEUED)
+		gp_sample(m, "queued", x->queued);
 	gp_sample(m, "host_us_per_launch", (x->t_end - x->t0) * 1e6 / x->n);
 	gp_sample(m, "issue_us_per_launch", x->issue * 1e6 / x->n);
 	gp_sample(m, "gpu_us_per_launch", x->gpu_ms * 1e3 / x->n);
 	for (int k = 1; k < x->n; k++)
 		x->scratch[k - 1] = ((double)x->h_start[k] - (double)x->h_end[k - 1]) / 1e3;
-	gp_sample(m, "gpu_gap_us", mem_median(x->scratch, (size_t)x->n - 1));
+	gp_sample(m, "gpu_gap_us", x->mode == LAUNCH_QUEUED ? launch_mean(x->scratch, (size_t)x->queued - 1)
+							   : mem_median(x->scratch, (size_t)x->n - 1));
 	for (int k = 0; k < x->n; k++)
 		x->scratch[k] = ((double)x->h_end[k] - (double)x->h_start[k]) / 1e3;
 	gp_sample(m, "kernel_gpu_us", mem_median(x->scratch, (size_t)x->n));
@@ -208,6 +282,8 @@ static void launch_cleanup(struct gp_meas *m)
 	gp_events_free(x->e0, x->e1);
 	if (x->stream)
 		gp_cu.cuStreamDestroy(x->stream);
+	if (x->go)
+		gp_cu.cuMemFreeHost(x->go);
 }
 
 static const struct gp_probe launch_probe = {

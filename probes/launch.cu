@@ -14,3 +14,18 @@ extern "C" __global__ void launch_empty(unsigned k, u64 *start, u64 *end)
 	if (threadIdx.x == 0 && blockIdx.x == gridDim.x - 1)
 		end[k] = gp_ns();
 }
+
+/* Mode queued: one thread holds the stream until the host has queued every launch behind it
+ * (it sets *go in pinned host memory), so the GPU then runs them back to back at its own pace,
+ * not the host's. A gate that waits past timeout_ns lets the launches through and says so: the
+ * host could not queue them all (its launch queue is shallower than the batch). */
+extern "C" __global__ void launch_gate(const volatile unsigned *go, u64 timeout_ns, unsigned *timed_out)
+{
+	const u64 t0 = gp_ns();
+
+	while (!*go)
+		if (gp_ns() - t0 > timeout_ns) {
+			*timed_out = 1;
+			return;
+		}
+}

@@ -34,18 +34,25 @@ static void launch_derive(struct gp_profile *prof, const struct gp_table *t)
 		   "empty one-block kernels back to back, host time of the launch calls");
 	launch_key(prof, t, "graph", "gpu_us_per_launch", "graph_kernel_us",
 		   "empty one-block kernels in one CUDA graph, event time per kernel");
-	launch_key(prof, t, "async", "gpu_gap_us", "launch_gpu_gap_us",
-		   "back-to-back kernels: %globaltimer from one kernel's end to the next one's start");
+	if (launch_row(t, "queued", "one") >= 0)
+		launch_key(prof, t, "queued", "gpu_gap_us", "launch_gpu_gap_us",
+			   "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
+			   "kernel's end to the next one's start");
+	else /* a run from before mode queued: async's gap, which is the host's issue time where that is longer */
+		launch_key(prof, t, "async", "gpu_gap_us", "launch_gpu_gap_us",
+			   "back-to-back kernels: %globaltimer from one kernel's end to the next one's start");
 }
 
 static void launch_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	static const char *const modes[] = { "sync", "async", "graph" }, *const grids[] = { "one", "full" };
+	static const char *const modes[] = { "sync", "async", "graph", "queued" }, *const grids[] = { "one", "full" };
 	const char *gpu = NULL, *src = NULL;
 
 	gp_reference(ref, "lat_launch", "async_kernel_us", &gpu, &src);
 	fprintf(md, "Microseconds per empty kernel: `sync` launches and waits for each, `async` launches them back "
-		    "to back and waits once, `graph` launches them as one CUDA graph; `one` block or a `full` grid. "
+		    "to back and waits once, `graph` launches them as one CUDA graph, `queued` launches them back to "
+		    "back behind a gate kernel that holds the stream until all are queued (the GPU's own pace; gap: "
+		    "the mean over the batch); `one` block or a `full` grid. "
 		    "host: wall time from the first launch to the end of the wait; issue: the launch calls alone; "
 		    "GPU: CUDA events around the launches; gap: %%globaltimer from one kernel's end to the next one's "
 		    "start (to the timer's tick); span: one kernel's own. Published: %s, %s.\n\n",
