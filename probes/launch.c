@@ -161,6 +161,8 @@ static int launch_setup(struct gp_meas *m)
 	gp_meas_args(m, &x->k, &x->start, &x->end);
 	if (x->mode == LAUNCH_QUEUED && (rc = launch_gate_setup(m, x)))
 		return rc;
+	if (x->mode != LAUNCH_QUEUED)
+		gp_meas_str(m, "queued", "");
 	GP_CU(cuStreamCreate(&x->stream, CU_STREAM_DEFAULT));
 	if (gp_events_new(&x->e0, &x->e1))
 		return GP_ECUDA;

@@ -23,7 +23,7 @@
 #include "gpu_test.h"
 #include "sass_listing.h"
 
-/* Rows in sweep order: mode sync, async, graph; each grid one, full. */
+/* Rows in sweep order: mode sync, async, graph, queued; each grid one, full. */
 static void test_launch_modes(void **state)
 {
 	static const char *const set[] = { "launches", "200" };
@@ -32,7 +32,7 @@ static void test_launch_modes(void **state)
 
 	NEED_GPU();
 	t = measure("lat_launch", set, 2);
-	assert_int_equal(t->nrows, 6);
+	assert_int_equal(t->nrows, 8);
 	for (size_t r = 0; r < t->nrows; r++) {
 		print_message("%-5s %-4s host %.2f issue %.2f gpu %.2f gap %.2f span %.2f us\n", gp_table_get(t, r, "mode"),
 			      gp_table_get(t, r, "grid"), cell(t, r, "host_us_per_launch"), cell(t, r, "issue_us_per_launch"),
@@ -50,6 +50,13 @@ static void test_launch_modes(void **state)
 	/* In a graph the host is out of the way: a full grid costs the GPU more than one block
 	 * (back to back, the host's issue rate hides it: H100, async full 3.8 us < one 4.0 us). */
 	assert_true(cell(t, 5, "gpu_us_per_launch") > cell(t, 4, "gpu_us_per_launch"));
+	/* Queued behind the gate, every launch was in before the GPU ran them, and the GPU's own gap
+	 * is no longer than async's, which the host's issue rate can only lengthen. */
+	for (size_t r = 6; r < 8; r++) {
+		assert_string_equal(gp_table_get(t, r, "mode"), "queued");
+		assert_int_equal((int)cell(t, r, "queued"), 200);
+		assert_true(cell(t, r, "gpu_gap_us") <= 1.1 * cell(t, r - 4, "gpu_gap_us"));
+	}
 	gp_table_free(t);
 }
 
