@@ -64,15 +64,31 @@ __device__ __forceinline__ void fma_tile(T (&acc)[T2], const T (&a)[T3], const T
 			acc[c] = fma(a[i], sB[c * t1 + l0 + i], acc[c]);
 }
 
-template <typename T, int T2>
-__device__ __forceinline__ void store_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
+/* C[row, p ..] = acc (TSM2_STORE), or += acc (TSM2_ADD: V4's and V5's k slices; RED instructions,
+ * the result unused, resolved in L2). */
+constexpr bool TSM2_STORE = false, TSM2_ADD = true;
+
+template <typename T, int T2, bool ADD>
+__device__ __forceinline__ void put_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
 {
 	if (row >= m)
 		return;
 #pragma unroll
 	for (int c = 0; c < T2; c++)
-		if (p + c < n)
-			C[row + (long)(p + c) * ldc] = acc[c];
+		if (p + c < n) {
+			if (ADD)
+				atomicAdd(C + row + (long)(p + c) * ldc, acc[c]);
+			else
+				C[row + (long)(p + c) * ldc] = acc[c];
+		}
+}
+
+/* A B tile row held in registers into shared memory (column-major, t1 rows). */
+template <typename T, int T2> __device__ __forceinline__ void store_b(T *sB, const T (&nb)[T2], int t1, int tid)
+{
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		sB[c * t1 + tid] = nb[c];
 }
 
 /* ------------------------------------------------------------------ V0: inner product (Algorithm 1) */
@@ -112,7 +128,7 @@ template <typename T, int T2> __device__ void tsm2_v1(TSM2_ARGS(T))
 			for (int c = 0; c < T2; c++)
 				acc[c] = fma(a, b[c], acc[c]);
 		}
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -146,7 +162,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
 				fma_tile<T, T2, T3>(acc, a, sB, l - j, t1);
 			}
 		}
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -169,9 +185,7 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 		acc[c] = 0;
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		sB[c * t1 + tid] = nb[c];
+	store_b<T, T2>(sB, nb, t1, tid);
 	load_a<T, T3>(ca, A, lr, 0, k, lda);
 	for (int j = 0; j < k; j += t1) {
 		__syncthreads();
@@ -188,9 +202,7 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 		}
 		__syncthreads();
 		if (j + t1 < k)
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				sB[c * t1 + tid] = nb[c];
+			store_b<T, T2>(sB, nb, t1, tid);
 	}
 }
 
@@ -203,23 +215,11 @@ template <typename T, int T2, int T3> __device__ void tsm2_v3(TSM2_ARGS(T))
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
 		v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, row, p);
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
 /* ------------------------------------------------------------------ V4: V3 + split-k (beyond the paper) */
-
-/* C[row, p ..] += acc: RED instructions (the result is unused), resolved in L2. */
-template <typename T, int T2>
-__device__ __forceinline__ void add_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
-{
-	if (row >= m)
-		return;
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		if (p + c < n)
-			atomicAdd(C + row + (long)(p + c) * ldc, acc[c]);
-}
 
 /* Block (x, y): rows x t1 .., k slice y of gridDim.y, run as V3 on A[:, k0:k1) B[k0:k1, :]. Each
  * thread still carries t2 sums per panel (A read once per panel, as V3), but ks times as many
@@ -240,7 +240,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
 		v3_panel<T, T2, T3>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row, p);
-		add_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_ADD>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -262,7 +262,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l1(TSM2_ARGS(T))
 		for (int p = 0; p < n; p += T2) {
 			T acc[T2];
 			v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, (int)rb + threadIdx.x, p);
-			store_c<T, T2>(C, acc, (int)rb + threadIdx.x, p, m, n, ldc);
+			put_c<T, T2, TSM2_STORE>(C, acc, (int)rb + threadIdx.x, p, m, n, ldc);
 		}
 }
 
@@ -282,9 +282,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 		T nb[T2];
 		__syncthreads();
 		load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			sB[c * t1 + tid] = nb[c];
+		store_b<T, T2>(sB, nb, t1, tid);
 		for (int j = 0; j < k; j += t1) {
 			__syncthreads();
 			if (j + t1 < k)
@@ -320,13 +318,11 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 					for (int i = 0; i < T3; i++)
 						ca[i] = na[i];
 				}
-				store_c<T, T2>(C, acc, row, p, m, n, ldc);
+				put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 			}
 			__syncthreads();
 			if (j + t1 < k)
-#pragma unroll
-				for (int c = 0; c < T2; c++)
-					sB[c * t1 + tid] = nb[c];
+				store_b<T, T2>(sB, nb, t1, tid);
 		}
 	}
 }
