@@ -66,14 +66,8 @@ static const struct {
 
 static void lat_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double v = gp_table_num(t, r, "cycles_per_step");
-		char key[64];
-		if (!gp_table_row_ok(t, r) || isnan(v))
-			continue;
-		snprintf(key, sizeof key, "warp_%s_latency_cycles", gp_table_get(t, r, "op"));
-		gp_profile_add(prof, key, v, "cycles", "dependent chain, one warp, clock64", "lat_warp");
-	}
+	gp_profile_rows(prof, t, "cycles_per_step", "warp_%s_latency_cycles", "op", NULL, "cycles",
+			"dependent chain, one warp, clock64", "lat_warp");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(lat_keys); i++) {
 		const double v = op_value(t, lat_keys[i].op, "cycles_per_step");
 		if (!isnan(v))
