@@ -72,7 +72,7 @@ static void lat_atomic_derive(struct gp_profile *prof, const struct gp_table *t)
 			"one thread's dependent atomic chain, clock64", "lat_atomic");
 }
 
-GP_ANALYSIS(lat_atomic, lat_atomic_derive, lat_atomic_report);
+GP_ANALYSIS_BY_NAME(lat_atomic);
 
 /* ---------------------------------------------------------------- tput_atomic */
 
@@ -254,4 +254,4 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 			       "global add u32, one thread per address: RED rate over ATOM rate", "tput_atomic");
 }
 
-GP_ANALYSIS(tput_atomic, tput_atomic_derive, tput_atomic_report);
+GP_ANALYSIS_BY_NAME(tput_atomic);

@@ -75,7 +75,7 @@ static void lat_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 	}
 }
 
-GP_ANALYSIS(lat_warp, lat_warp_derive, lat_warp_report);
+GP_ANALYSIS_BY_NAME(lat_warp);
 
 static void tput_warp_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
@@ -106,7 +106,7 @@ static void tput_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 			       "__shfl_xor_sync, 8 independent chains/thread, all SMs, events", "tput_warp");
 }
 
-GP_ANALYSIS(tput_warp, tput_warp_derive, tput_warp_report);
+GP_ANALYSIS_BY_NAME(tput_warp);
 
 /* ---------------------------------------------------------------- lat_barrier */
 
@@ -166,4 +166,4 @@ static void lat_barrier_derive(struct gp_profile *prof, const struct gp_table *t
 		gp_profile_add(prof, "mbarrier_cycles", mb, "cycles", method, "lat_barrier");
 }
 
-GP_ANALYSIS(lat_barrier, lat_barrier_derive, lat_barrier_report);
+GP_ANALYSIS_BY_NAME(lat_barrier);
