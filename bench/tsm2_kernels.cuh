@@ -91,6 +91,42 @@ template <typename T, int T2> __device__ __forceinline__ void store_b(T *sB, con
 		sB[c * t1 + tid] = nb[c];
 }
 
+/* Tile j's start: the barrier after which sB holds tile j for every thread, then the next tile's
+ * row of B into registers (nb) while this one is used. */
+template <typename T, int T2>
+__device__ __forceinline__ void next_b_load(T (&nb)[T2], const T *__restrict__ B, int j, int t1, int tid, int p, int k,
+					    int n, int ldb)
+{
+	__syncthreads();
+	if (j + t1 < k)
+		load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+}
+
+/* Tile j's end: once every thread is done with sB, the next tile's row from registers into it. */
+template <typename T, int T2>
+__device__ __forceinline__ void next_b_store(T *sB, const T (&nb)[T2], int j, int t1, int tid, int k)
+{
+	__syncthreads();
+	if (j + t1 < k)
+		store_b<T, T2>(sB, nb, t1, tid);
+}
+
+/* acc += the row's A chunks [j, end) against tile j in sB, T3 at a time, the next chunk (below
+ * limit) loaded while the current one is used; ca holds the first chunk on entry. */
+template <typename T, int T2, int T3>
+__device__ __forceinline__ void a_pass(T (&acc)[T2], T (&ca)[T3], T (&na)[T3], const T *__restrict__ A, long lr, int j,
+				       int end, int limit, int k, int lda, const T *sB, int t1)
+{
+	for (int l = j; l < end; l += T3) {
+		if (l + T3 < limit)
+			load_a<T, T3>(na, A, lr, l + T3, k, lda);
+		fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
+#pragma unroll
+		for (int i = 0; i < T3; i++)
+			ca[i] = na[i];
+	}
+}
+
 /* ------------------------------------------------------------------ V0: inner product (Algorithm 1) */
 
 /* One thread per row; C[row, i] = sum_j A[row, j] B[j, i]: A re-read n times. */
@@ -188,21 +224,10 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 	store_b<T, T2>(sB, nb, t1, tid);
 	load_a<T, T3>(ca, A, lr, 0, k, lda);
 	for (int j = 0; j < k; j += t1) {
-		__syncthreads();
-		if (j + t1 < k)
-			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 		const int end = tsm2_tile_end(j, t1, k);
-		for (int l = j; l < end; l += T3) {
-			if (l + T3 < k)
-				load_a<T, T3>(na, A, lr, l + T3, k, lda);
-			fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
-#pragma unroll
-			for (int i = 0; i < T3; i++)
-				ca[i] = na[i];
-		}
-		__syncthreads();
-		if (j + t1 < k)
-			store_b<T, T2>(sB, nb, t1, tid);
+		a_pass<T, T2, T3>(acc, ca, na, A, lr, j, end, k, k, lda, sB, t1);
+		next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 	}
 }
 
@@ -284,9 +309,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 		load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
 		store_b<T, T2>(sB, nb, t1, tid);
 		for (int j = 0; j < k; j += t1) {
-			__syncthreads();
-			if (j + t1 < k)
-				load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+			next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 			const int end = tsm2_tile_end(j, t1, k);
 			T acc[T2], nc[T2];
 #pragma unroll
@@ -310,19 +333,10 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 						if (p + c < n)
 							nc[c] = C[rb + step + tid + (long)(p + c) * ldc];
 				load_a<T, T3>(ca, A, lr, j, k, lda);
-				for (int l = j; l < end; l += T3) {
-					if (l + T3 < end)
-						load_a<T, T3>(na, A, lr, l + T3, k, lda);
-					fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
-#pragma unroll
-					for (int i = 0; i < T3; i++)
-						ca[i] = na[i];
-				}
+				a_pass<T, T2, T3>(acc, ca, na, A, lr, j, end, end, k, lda, sB, t1);
 				put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 			}
-			__syncthreads();
-			if (j + t1 < k)
-				store_b<T, T2>(sB, nb, t1, tid);
+			next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 		}
 	}
 }

@@ -76,9 +76,7 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 	for (int r = 0; r < R; r++)
 		load_a<T, T3>(ca[r], A, lr[r], 0, k, lda);
 	for (int j = 0; j < k; j += t1) {
-		__syncthreads();
-		if (j + t1 < k)
-			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 		const int end = tsm2_tile_end(j, t1, k);
 		for (int l = j; l < end; l += T3) {
 			if (l + T3 < k)
@@ -92,9 +90,7 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 				for (int i = 0; i < T3; i++)
 					ca[r][i] = na[r][i];
 		}
-		__syncthreads();
-		if (j + t1 < k)
-			store_b<T, T2>(sB, nb, t1, tid);
+		next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 	}
 }
 
