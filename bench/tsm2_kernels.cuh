@@ -83,6 +83,13 @@ __device__ __forceinline__ void put_c(T *__restrict__ C, const T (&acc)[T2], int
 		}
 }
 
+template <typename T, int T2> __device__ __forceinline__ void zero(T (&v)[T2])
+{
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		v[c] = 0;
+}
+
 /* A B tile row held in registers into shared memory (column-major, t1 rows). */
 template <typename T, int T2> __device__ __forceinline__ void store_b(T *sB, const T (&nb)[T2], int t1, int tid)
 {
@@ -153,9 +160,7 @@ template <typename T, int T2> __device__ void tsm2_v1(TSM2_ARGS(T))
 	const long lr = tsm2_load_row(row, m);
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			acc[c] = 0;
+		zero<T, T2>(acc);
 		for (int l = 0; l < k; l++) {
 			const T a = A[lr + (long)l * lda];
 			T b[T2];
@@ -180,16 +185,12 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
 
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			acc[c] = 0;
+		zero<T, T2>(acc);
 		for (int j = 0; j < k; j += t1) {
 			T b[T2];
 			__syncthreads();
 			load_b_row<T, T2>(b, B, j + tid, p, k, n, ldb);
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				sB[c * t1 + tid] = b[c];
+			store_b<T, T2>(sB, b, t1, tid);
 			__syncthreads();
 			const int end = tsm2_tile_end(j, t1, k);
 			for (int l = j; l < end; l += T3) {
@@ -216,9 +217,7 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 	const long lr = tsm2_load_row(row, m);
 	T nb[T2], ca[T3], na[T3];
 
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		acc[c] = 0;
+	zero<T, T2>(acc);
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
 	store_b<T, T2>(sB, nb, t1, tid);
@@ -312,9 +311,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 			next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 			const int end = tsm2_tile_end(j, t1, k);
 			T acc[T2], nc[T2];
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				nc[c] = 0;
+			zero<T, T2>(nc);
 			if (j > 0 && first + tid < m)
 #pragma unroll
 				for (int c = 0; c < T2; c++)
