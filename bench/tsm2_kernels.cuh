@@ -64,15 +64,74 @@ __device__ __forceinline__ void fma_tile(T (&acc)[T2], const T (&a)[T3], const T
 			acc[c] = fma(a[i], sB[c * t1 + l0 + i], acc[c]);
 }
 
-template <typename T, int T2>
-__device__ __forceinline__ void store_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
+/* C[row, p ..] = acc (TSM2_STORE), or += acc (TSM2_ADD: V4's and V5's k slices; RED instructions,
+ * the result unused, resolved in L2). */
+constexpr bool TSM2_STORE = false, TSM2_ADD = true;
+
+template <typename T, int T2, bool ADD>
+__device__ __forceinline__ void put_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
 {
 	if (row >= m)
 		return;
 #pragma unroll
 	for (int c = 0; c < T2; c++)
-		if (p + c < n)
-			C[row + (long)(p + c) * ldc] = acc[c];
+		if (p + c < n) {
+			if (ADD)
+				atomicAdd(C + row + (long)(p + c) * ldc, acc[c]);
+			else
+				C[row + (long)(p + c) * ldc] = acc[c];
+		}
+}
+
+template <typename T, int T2> __device__ __forceinline__ void zero(T (&v)[T2])
+{
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		v[c] = 0;
+}
+
+/* A B tile row held in registers into shared memory (column-major, t1 rows). */
+template <typename T, int T2> __device__ __forceinline__ void store_b(T *sB, const T (&nb)[T2], int t1, int tid)
+{
+#pragma unroll
+	for (int c = 0; c < T2; c++)
+		sB[c * t1 + tid] = nb[c];
+}
+
+/* Tile j's start: the barrier after which sB holds tile j for every thread, then the next tile's
+ * row of B into registers (nb) while this one is used. */
+template <typename T, int T2>
+__device__ __forceinline__ void next_b_load(T (&nb)[T2], const T *__restrict__ B, int j, int t1, int tid, int p, int k,
+					    int n, int ldb)
+{
+	__syncthreads();
+	if (j + t1 < k)
+		load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+}
+
+/* Tile j's end: once every thread is done with sB, the next tile's row from registers into it. */
+template <typename T, int T2>
+__device__ __forceinline__ void next_b_store(T *sB, const T (&nb)[T2], int j, int t1, int tid, int k)
+{
+	__syncthreads();
+	if (j + t1 < k)
+		store_b<T, T2>(sB, nb, t1, tid);
+}
+
+/* acc += the row's A chunks [j, end) against tile j in sB, T3 at a time, the next chunk (below
+ * limit) loaded while the current one is used; ca holds the first chunk on entry. */
+template <typename T, int T2, int T3>
+__device__ __forceinline__ void a_pass(T (&acc)[T2], T (&ca)[T3], T (&na)[T3], const T *__restrict__ A, long lr, int j,
+				       int end, int limit, int k, int lda, const T *sB, int t1)
+{
+	for (int l = j; l < end; l += T3) {
+		if (l + T3 < limit)
+			load_a<T, T3>(na, A, lr, l + T3, k, lda);
+		fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
+#pragma unroll
+		for (int i = 0; i < T3; i++)
+			ca[i] = na[i];
+	}
 }
 
 /* ------------------------------------------------------------------ V0: inner product (Algorithm 1) */
@@ -101,9 +160,7 @@ template <typename T, int T2> __device__ void tsm2_v1(TSM2_ARGS(T))
 	const long lr = tsm2_load_row(row, m);
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			acc[c] = 0;
+		zero<T, T2>(acc);
 		for (int l = 0; l < k; l++) {
 			const T a = A[lr + (long)l * lda];
 			T b[T2];
@@ -112,7 +169,7 @@ template <typename T, int T2> __device__ void tsm2_v1(TSM2_ARGS(T))
 			for (int c = 0; c < T2; c++)
 				acc[c] = fma(a, b[c], acc[c]);
 		}
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -128,16 +185,12 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
 
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			acc[c] = 0;
+		zero<T, T2>(acc);
 		for (int j = 0; j < k; j += t1) {
 			T b[T2];
 			__syncthreads();
 			load_b_row<T, T2>(b, B, j + tid, p, k, n, ldb);
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				sB[c * t1 + tid] = b[c];
+			store_b<T, T2>(sB, b, t1, tid);
 			__syncthreads();
 			const int end = tsm2_tile_end(j, t1, k);
 			for (int l = j; l < end; l += T3) {
@@ -146,7 +199,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v2(TSM2_ARGS(T))
 				fma_tile<T, T2, T3>(acc, a, sB, l - j, t1);
 			}
 		}
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -164,33 +217,16 @@ __device__ __forceinline__ void v3_panel(T (&acc)[T2], int m, int k, int n, cons
 	const long lr = tsm2_load_row(row, m);
 	T nb[T2], ca[T3], na[T3];
 
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		acc[c] = 0;
+	zero<T, T2>(acc);
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		sB[c * t1 + tid] = nb[c];
+	store_b<T, T2>(sB, nb, t1, tid);
 	load_a<T, T3>(ca, A, lr, 0, k, lda);
 	for (int j = 0; j < k; j += t1) {
-		__syncthreads();
-		if (j + t1 < k)
-			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 		const int end = tsm2_tile_end(j, t1, k);
-		for (int l = j; l < end; l += T3) {
-			if (l + T3 < k)
-				load_a<T, T3>(na, A, lr, l + T3, k, lda);
-			fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
-#pragma unroll
-			for (int i = 0; i < T3; i++)
-				ca[i] = na[i];
-		}
-		__syncthreads();
-		if (j + t1 < k)
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				sB[c * t1 + tid] = nb[c];
+		a_pass<T, T2, T3>(acc, ca, na, A, lr, j, end, k, k, lda, sB, t1);
+		next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 	}
 }
 
@@ -203,23 +239,11 @@ template <typename T, int T2, int T3> __device__ void tsm2_v3(TSM2_ARGS(T))
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
 		v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, row, p);
-		store_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 	}
 }
 
 /* ------------------------------------------------------------------ V4: V3 + split-k (beyond the paper) */
-
-/* C[row, p ..] += acc: RED instructions (the result is unused), resolved in L2. */
-template <typename T, int T2>
-__device__ __forceinline__ void add_c(T *__restrict__ C, const T (&acc)[T2], int row, int p, int m, int n, int ldc)
-{
-	if (row >= m)
-		return;
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		if (p + c < n)
-			atomicAdd(C + row + (long)(p + c) * ldc, acc[c]);
-}
 
 /* Block (x, y): rows x t1 .., k slice y of gridDim.y, run as V3 on A[:, k0:k1) B[k0:k1, :]. Each
  * thread still carries t2 sums per panel (A read once per panel, as V3), but ks times as many
@@ -240,7 +264,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
 	for (int p = 0; p < n; p += T2) {
 		T acc[T2];
 		v3_panel<T, T2, T3>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row, p);
-		add_c<T, T2>(C, acc, row, p, m, n, ldc);
+		put_c<T, T2, TSM2_ADD>(C, acc, row, p, m, n, ldc);
 	}
 }
 
@@ -262,7 +286,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_l1(TSM2_ARGS(T))
 		for (int p = 0; p < n; p += T2) {
 			T acc[T2];
 			v3_panel<T, T2, T3>(acc, m, k, n, A, lda, B, ldb, sB, (int)rb + threadIdx.x, p);
-			store_c<T, T2>(C, acc, (int)rb + threadIdx.x, p, m, n, ldc);
+			put_c<T, T2, TSM2_STORE>(C, acc, (int)rb + threadIdx.x, p, m, n, ldc);
 		}
 }
 
@@ -282,18 +306,12 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 		T nb[T2];
 		__syncthreads();
 		load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
-#pragma unroll
-		for (int c = 0; c < T2; c++)
-			sB[c * t1 + tid] = nb[c];
+		store_b<T, T2>(sB, nb, t1, tid);
 		for (int j = 0; j < k; j += t1) {
-			__syncthreads();
-			if (j + t1 < k)
-				load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+			next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 			const int end = tsm2_tile_end(j, t1, k);
 			T acc[T2], nc[T2];
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				nc[c] = 0;
+			zero<T, T2>(nc);
 			if (j > 0 && first + tid < m)
 #pragma unroll
 				for (int c = 0; c < T2; c++)
@@ -312,21 +330,10 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 						if (p + c < n)
 							nc[c] = C[rb + step + tid + (long)(p + c) * ldc];
 				load_a<T, T3>(ca, A, lr, j, k, lda);
-				for (int l = j; l < end; l += T3) {
-					if (l + T3 < end)
-						load_a<T, T3>(na, A, lr, l + T3, k, lda);
-					fma_tile<T, T2, T3>(acc, ca, sB, l - j, t1);
-#pragma unroll
-					for (int i = 0; i < T3; i++)
-						ca[i] = na[i];
-				}
-				store_c<T, T2>(C, acc, row, p, m, n, ldc);
+				a_pass<T, T2, T3>(acc, ca, na, A, lr, j, end, end, k, lda, sB, t1);
+				put_c<T, T2, TSM2_STORE>(C, acc, row, p, m, n, ldc);
 			}
-			__syncthreads();
-			if (j + t1 < k)
-#pragma unroll
-				for (int c = 0; c < T2; c++)
-					sB[c * t1 + tid] = nb[c];
+			next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 		}
 	}
 }

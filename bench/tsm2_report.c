@@ -338,6 +338,6 @@ static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
 	point_derive(prof, t);
 }
 
-GP_ANALYSIS(tsm2r, tsm2r_derive, tsm2r_report);
+GP_ANALYSIS_BY_NAME(tsm2r);
 GP_ANALYSIS(tsm2l, NULL, tsm2l_report);
 GP_ANALYSIS(tsm2_search, NULL, search_report);

@@ -1,6 +1,6 @@
 /* tsm2_v5.cuh — TSM2R V5, the Hopper step past V4 (split-k), as a template over t2 and t3; included
- * by tsm2_kernels.cuh after V4 (it uses its helpers: load_a, load_b_row, add_c, the k slices) and
- * before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS rows a
+ * by tsm2_kernels.cuh after V4 (it uses its helpers: load_a, load_b_row, store_b, put_c, the k
+ * slices) and before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS rows a
  * thread, in V3's summation order per output, so at one k slice its bits are V3's. */
 
 /* ------------------------------------------------------------------ V5: V4, B as LDS.128, two rows a thread (beyond the paper) */
@@ -71,16 +71,12 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 	}
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
-#pragma unroll
-	for (int c = 0; c < T2; c++)
-		sB[c * t1 + tid] = nb[c];
+	store_b<T, T2>(sB, nb, t1, tid);
 #pragma unroll
 	for (int r = 0; r < R; r++)
 		load_a<T, T3>(ca[r], A, lr[r], 0, k, lda);
 	for (int j = 0; j < k; j += t1) {
-		__syncthreads();
-		if (j + t1 < k)
-			load_b_row<T, T2>(nb, B, j + t1 + tid, p, k, n, ldb);
+		next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 		const int end = tsm2_tile_end(j, t1, k);
 		for (int l = j; l < end; l += T3) {
 			if (l + T3 < k)
@@ -94,11 +90,7 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 				for (int i = 0; i < T3; i++)
 					ca[r][i] = na[r][i];
 		}
-		__syncthreads();
-		if (j + t1 < k)
-#pragma unroll
-			for (int c = 0; c < T2; c++)
-				sB[c * t1 + tid] = nb[c];
+		next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 	}
 }
 
@@ -119,6 +111,6 @@ template <typename T, int T2, int T3> __device__ void tsm2_v5(TSM2_ARGS(T))
 		v5_panel<T, T2, T3, R>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row0, p);
 #pragma unroll
 		for (int r = 0; r < R; r++)
-			add_c<T, T2>(C, acc[r], row0 + r * (int)blockDim.x, p, m, n, ldc);
+			put_c<T, T2, TSM2_ADD>(C, acc[r], row0 + r * (int)blockDim.x, p, m, n, ldc);
 	}
 }

@@ -22,6 +22,8 @@ struct gp_analysis {
 /* The descriptor every experiment's .def line also names (name##_analysis). */
 #define GP_ANALYSIS(name, derive_, report_)                                                         \
 	const struct gp_analysis name##_analysis = { .derive = derive_, .report = report_ }
+/* The common case: the experiment's name_derive and name_report. */
+#define GP_ANALYSIS_BY_NAME(name) GP_ANALYSIS(name, name##_derive, name##_report)
 
 /* A row whose repetitions spread more than this ((max - min) / median) is bimodal or noisy: its
  * median is not a headline, and a ratio with it is flagged rather than published as a finding. */

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 enum gp_exit {
 	GP_OK = 0,
@@ -45,9 +46,24 @@ int gp_parse_long(const char *s, long min, long max, long *out);
 int gp_parse_double(const char *s, double *out);
 
 char *gp_strdup(const char *s);
+/* The entry of a const table (n entries of `size` bytes) whose `const char *` member at byte
+ * `off` is name; NULL for none, or for a NULL name. GP_FIND_NAME takes the table's .name. */
+const void *gp_find_name(const void *table, size_t n, size_t size, size_t off, const char *name);
+#define GP_FIND_NAME(table, n, name)                                                                \
+	gp_find_name((table), (n), sizeof *(table), (size_t)((const char *)&(table)->name - (const char *)(table)), (name))
+/* A const table's length, n, and its lookup by name, find (GP_FIND_NAME), defined together. */
+#define GP_TABLE_LOOKUP(type, table, n, find)                                                       \
+	const size_t n = GP_ARRAY_SIZE(table);                                                      \
+	const type *find(const char *name)                                                          \
+	{                                                                                           \
+		return GP_FIND_NAME(table, n, name);                                                \
+	}
 /* Write all n bytes to fd, again after a short write or EINTR (a pipe or a slow disk writes in
  * pieces); 0, or -1 with errno set. */
 int gp_write_fd(int fd, const void *buf, size_t n);
+/* One read()/write()/send() of a loop that moves all of a buffer returned w: *done advanced by
+ * the bytes moved; 0 to call again (bytes moved, or EINTR: none), -1 on an error or end of file. */
+int gp_io_moved(ssize_t w, size_t *done);
 /* Read a whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
 char *gp_read_file(const char *path, size_t *len);
 

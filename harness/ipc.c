@@ -21,16 +21,12 @@ static int send_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
 
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+	for (size_t done = 0; done < n;) {
+		const ssize_t w = send(fd, p + done, n - done, MSG_NOSIGNAL);
 		if (w < 0 && errno == ENOTSOCK)
-			return gp_write_fd(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+			return gp_write_fd(fd, p + done, n - done);
+		if (gp_io_moved(w, &done))
 			return -1;
-		p += w;
-		n -= (size_t)w;
 	}
 	return 0;
 }
@@ -61,9 +57,7 @@ int gp_msg_send_blob(int fd, uint32_t type, const void *p, uint32_t len)
  * before the first byte (the caller decides what to do and calls again). */
 static int read_all(int fd, void *buf, size_t n, double deadline, volatile sig_atomic_t *intr)
 {
-	char *p = buf;
-
-	while (n) {
+	for (size_t done = 0; done < n;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		double left = deadline - gp_now();
 		int r;
@@ -73,17 +67,10 @@ static int read_all(int fd, void *buf, size_t n, double deadline, volatile sig_a
 		r = poll(&pfd, 1, left > 1.0 ? 1000 : (int)(left * 1000) + 1);
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (intr && *intr && p == buf)
+		if (intr && *intr && !done)
 			return -3; /* only before the first byte: never lose half a message */
-		if (r <= 0)
-			continue;
-		ssize_t got = read(fd, p, n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
+		if (r > 0 && gp_io_moved(read(fd, (char *)buf + done, n - done), &done))
 			return -1;
-		p += got;
-		n -= (size_t)got;
 	}
 	return 0;
 }

@@ -395,6 +395,14 @@ double gp_meas_mhz(const struct gp_meas *m)
 	return gp_meas_stat(m, "clock_MHz", GP_MEDIAN);
 }
 
+double gp_meas_latency_ns(struct gp_meas *m, const char *cycles_metric)
+{
+	const double cyc = gp_meas_stat(m, cycles_metric, GP_MEDIAN);
+
+	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
+	return cyc;
+}
+
 static struct cell *cell_for(struct gp_meas *m, const char *col)
 {
 	struct gp_meas_priv *p = m->priv;

@@ -154,6 +154,8 @@ enum gp_stat { GP_MEDIAN, GP_MIN, GP_MAX, GP_SPREAD, GP_MEAN };
 double gp_meas_stat(const struct gp_meas *m, const char *metric, enum gp_stat s);
 /* Median SM clock in MHz of the repetitions; NaN without a clock sample. */
 double gp_meas_mhz(const struct gp_meas *m);
+/* The column latency_ns: the median of a cycles metric at the measured clock; returns that median. */
+double gp_meas_latency_ns(struct gp_meas *m, const char *cycles_metric);
 /* Cells of the row that are neither metrics nor parameters. */
 void gp_meas_num(struct gp_meas *m, const char *col, double v);
 void gp_meas_int(struct gp_meas *m, const char *col, long long v);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,20 @@ int gp_profile_add_text(struct gp_profile *p, const char *key, const char *value
 		return -1;
 	snprintf(p->e[p->n - 1].value, sizeof p->e[p->n - 1].value, "%s", value);
 	return 0;
+}
+
+void gp_profile_rows(struct gp_profile *p, const struct gp_table *t, const char *col, const char *key_fmt,
+		     const char *k1, const char *k2, const char *unit, const char *method, const char *source)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, col);
+		char key[64];
+
+		if (!gp_table_row_ok(t, r) || isnan(v))
+			continue;
+		snprintf(key, sizeof key, key_fmt, gp_table_get(t, r, k1), k2 ? gp_table_get(t, r, k2) : "");
+		gp_profile_add(p, key, v, unit, method, source);
+	}
 }
 
 void gp_profile_free(struct gp_profile *p)

@@ -21,6 +21,11 @@ int gp_profile_add(struct gp_profile *p, const char *key, double value, const ch
 /* A key whose value is a word, e.g. "none detected" where a level lacks the evidence. */
 int gp_profile_add_text(struct gp_profile *p, const char *key, const char *value, const char *unit,
 			const char *method, const char *source);
+/* One key per ok row of t with a number in col: key_fmt over the row's cells of the key columns k1
+ * and k2 (NULL: a format of one %s), e.g. "atomic_%s_%s_latency_cycles" over space and op. */
+struct gp_table;
+void gp_profile_rows(struct gp_profile *p, const struct gp_table *t, const char *col, const char *key_fmt,
+		     const char *k1, const char *k2, const char *unit, const char *method, const char *source);
 void gp_profile_free(struct gp_profile *p);
 /* <dir>/profile.csv; 0, GP_EFAIL or GP_EIO. */
 int gp_profile_write(const struct gp_profile *p, const char *dir);

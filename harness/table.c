@@ -134,24 +134,57 @@ size_t gp_table_distinct(const struct gp_table *t, const char *col, const char *
 	return n;
 }
 
-long gp_table_find(const struct gp_table *t, size_t from, ...)
+/* Row r's cells equal the column, value pairs of ap (up to a NULL column). */
+static int row_matches(const struct gp_table *t, size_t r, va_list ap)
+{
+	const char *col, *v;
+
+	while ((col = va_arg(ap, const char *))) {
+		v = gp_table_get(t, r, col);
+		if (!v || strcmp(v, va_arg(ap, const char *)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The first row at or after `from` (an ok one if ok_only) matching ap's pairs; -1 if none. */
+static long find_row(const struct gp_table *t, size_t from, int ok_only, va_list pairs)
 {
 	for (size_t r = from; r < t->nrows; r++) {
-		const char *col, *want, *v;
-		int match = 1;
 		va_list ap;
+		int match;
 
-		va_start(ap, from);
-		while (match && (col = va_arg(ap, const char *))) {
-			want = va_arg(ap, const char *);
-			v = gp_table_get(t, r, col);
-			match = v && !strcmp(v, want);
-		}
+		if (ok_only && !gp_table_row_ok(t, r))
+			continue;
+		va_copy(ap, pairs);
+		match = row_matches(t, r, ap);
 		va_end(ap);
 		if (match)
 			return (long)r;
 	}
 	return -1;
+}
+
+long gp_table_find(const struct gp_table *t, size_t from, ...)
+{
+	va_list ap;
+	long r;
+
+	va_start(ap, from);
+	r = find_row(t, from, 0, ap);
+	va_end(ap);
+	return r;
+}
+
+long gp_table_find_ok(const struct gp_table *t, ...)
+{
+	va_list ap;
+	long r;
+
+	va_start(ap, t);
+	r = find_row(t, 0, 1, ap);
+	va_end(ap);
+	return r;
 }
 
 /* Room for one more row at index nrows. */

@@ -34,6 +34,8 @@ size_t gp_table_distinct(const struct gp_table *t, const char *col, const char *
 /* The first row at or after `from` whose cells equal the given column, value pairs (a NULL
  * column ends the list); -1 if none. */
 long gp_table_find(const struct gp_table *t, size_t from, ...) __attribute__((sentinel));
+/* The first ok row whose cells equal the pairs, or -1. */
+long gp_table_find_ok(const struct gp_table *t, ...) __attribute__((sentinel));
 
 /* Building a row: begin, set each column by name, end. gp_row_end fails (-1, message in err)
  * if a column was left unset, so no row is ever published with a hole the writer did not mean. */

@@ -102,19 +102,31 @@ char *gp_strdup(const char *s)
 	return p;
 }
 
+const void *gp_find_name(const void *table, size_t n, size_t size, size_t off, const char *name)
+{
+	for (size_t i = 0; name && i < n; i++) {
+		const char *e = (const char *)table + i * size;
+		if (!strcmp(*(const char *const *)(e + off), name))
+			return e;
+	}
+	return NULL;
+}
+
+int gp_io_moved(ssize_t w, size_t *done)
+{
+	if (w < 0 && errno == EINTR)
+		return 0;
+	if (w <= 0)
+		return -1;
+	*done += (size_t)w;
+	return 0;
+}
+
 int gp_write_fd(int fd, const void *buf, size_t n)
 {
-	const char *p = buf;
-
-	while (n) {
-		const ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+	for (size_t done = 0; done < n;)
+		if (gp_io_moved(write(fd, (const char *)buf + done, n - done), &done))
 			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
 	return 0;
 }
 

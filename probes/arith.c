@@ -154,7 +154,7 @@ static void lat_ffma_finish(struct gp_meas *m)
 	const double blk = gp_meas_stat(m, "block_cycles_per_ffma", GP_MEDIAN);
 
 	gp_meas_num(m, "cycles_per_warp", blk / warps);
-	gp_meas_num(m, "latency_ns", gp_meas_stat(m, "cycles_per_ffma_min", GP_MEDIAN) / gp_meas_mhz(m) * 1e3);
+	gp_meas_latency_ns(m, "cycles_per_ffma_min");
 	if (lanes)
 		gp_meas_floor(m, "block time per FFMA", blk, warps * 32.0 / lanes, 0.02, "cycles");
 }

@@ -9,6 +9,26 @@
 #include "arith_shape.h"
 #include "probe.cuh"
 
+/* The timed region of the lat_ffma kernels: the clock sample's start, the timer's own cost (two
+ * back-to-back reads), a barrier so every thread starts together, `iters` trips of CHAIN from t0
+ * to t1; each thread's window, timer cost and RESULT; the grid's end of the clock sample. */
+#define LAT_TIMED(CHAIN, RESULT)                                                                   \
+	gp_clock_begin(cs);                                                                        \
+	o0 = gp_clock();                                                                           \
+	o1 = gp_clock();                                                                           \
+	__syncthreads();                                                                           \
+	t0 = gp_clock();                                                                           \
+	for (int i = 0; i < iters; i++) {                                                          \
+		CHAIN                                                                              \
+	}                                                                                          \
+	t1 = gp_clock();                                                                           \
+	start[tid] = t0;                                                                           \
+	stop[tid] = t1;                                                                            \
+	overhead[tid] = o1 - o0;                                                                   \
+	out[tid] = RESULT;                                                                         \
+	__syncthreads();                                                                           \
+	gp_clock_end_grid(cs)
+
 extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsigned long long *stop,
 				    unsigned long long *overhead, const float *bc, int iters,
 				    gp_clock_sample *cs)
@@ -18,25 +38,7 @@ extern "C" __global__ void lat_ffma(float *out, unsigned long long *start, unsig
 	const float b = bc[0], c = bc[1];
 	unsigned long long o0, o1, t0, t1;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	/* Cost of the timer itself: two back-to-back reads. */
-	o0 = gp_clock();
-	o1 = gp_clock();
-	__syncthreads();
-	t0 = gp_clock();
-	for (int i = 0; i < iters; i++) {
-		GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c));)
-	}
-	t1 = gp_clock();
-	start[tid] = t0;
-	stop[tid] = t1;
-	overhead[tid] = o1 - o0;
-	out[tid] = x;
-	__syncthreads();
-	gp_clock_end_grid(cs);
+	LAT_TIMED(GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c));), x);
 }
 
 /* Shared table of the LDS -> FFMA chain: lane l visits words l, l + 32, l + 64 … (its own bank,
@@ -56,25 +58,10 @@ extern "C" __global__ void lat_ffma_smem(float *out, unsigned long long *start, 
 
 	for (unsigned i = tid; i < SMEM_WORDS; i += blockDim.x)
 		tab[i] = base + 4u * ((i + 32u) % RING_WORDS);
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	o0 = gp_clock();
-	o1 = gp_clock();
-	__syncthreads();
-	t0 = gp_clock();
-	for (int i = 0; i < iters; i++)
-		asm volatile("{\n\t.reg .f32 t;\n\t"
-			     GP_REP256("ld.shared.f32 t, [%0];\n\tfma.rn.f32 t, t, %1, %2;\n\tmov.b32 %0, t;\n\t") "}"
-			     : "+r"(x) : "f"(one), "f"(zero));
-	t1 = gp_clock();
-	start[tid] = t0;
-	stop[tid] = t1;
-	overhead[tid] = o1 - o0;
-	out[tid] = __uint_as_float(x - base);
-	__syncthreads();
-	gp_clock_end_grid(cs);
+	LAT_TIMED(asm volatile("{\n\t.reg .f32 t;\n\t"
+			       GP_REP256("ld.shared.f32 t, [%0];\n\tfma.rn.f32 t, t, %1, %2;\n\tmov.b32 %0, t;\n\t") "}"
+			       : "+r"(x) : "f"(one), "f"(zero));,
+		  __uint_as_float(x - base));
 }
 
 extern "C" __global__ void lat_ffma_const(float *out, unsigned long long *start, unsigned long long *stop,
@@ -86,24 +73,7 @@ extern "C" __global__ void lat_ffma_const(float *out, unsigned long long *start,
 	const float c = bc[1];
 	unsigned long long o0, o1, t0, t1;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	o0 = gp_clock();
-	o1 = gp_clock();
-	__syncthreads();
-	t0 = gp_clock();
-	for (int i = 0; i < iters; i++) {
-		GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(pb), "f"(c));)
-	}
-	t1 = gp_clock();
-	start[tid] = t0;
-	stop[tid] = t1;
-	overhead[tid] = o1 - o0;
-	out[tid] = x;
-	__syncthreads();
-	gp_clock_end_grid(cs);
+	LAT_TIMED(GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(pb), "f"(c));), x);
 }
 
 /* One asm statement per unrolled step: eight independent operations, operands %0..%7 are the
@@ -123,10 +93,7 @@ extern "C" __global__ void lat_ffma_const(float *out, unsigned long long *start,
 		const float x0 = 1.0f + (float)(tid % 7) * 0.125f;                                 \
 		float a0 = x0, a1 = x0 + 0.0625f, a2 = x0 + 0.125f, a3 = x0 + 0.1875f;             \
 		float a4 = x0 + 0.25f, a5 = x0 + 0.3125f, a6 = x0 + 0.375f, a7 = x0 + 0.4375f;     \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		for (int i = 0; i < iters; i++) {                                                  \
 			GP_REP16(asm volatile(TPUT8(OPSTR)                                         \
 					      : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4),  \

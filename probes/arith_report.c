@@ -252,5 +252,5 @@ static void tput_fp32_derive(struct gp_profile *prof, const struct gp_table *t)
 	}
 }
 
-GP_ANALYSIS(lat_ffma, lat_ffma_derive, lat_ffma_report);
-GP_ANALYSIS(tput_fp32, tput_fp32_derive, tput_fp32_report);
+GP_ANALYSIS_BY_NAME(lat_ffma);
+GP_ANALYSIS_BY_NAME(tput_fp32);

@@ -96,9 +96,7 @@ static void lat_atomic_sample(struct gp_meas *m)
 
 static void lat_atomic_finish(struct gp_meas *m)
 {
-	const double cyc = gp_meas_stat(m, "cycles_per_op", GP_MEDIAN);
-
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
+	gp_meas_latency_ns(m, "cycles_per_op");
 	gp_meas_floor(m, "a dependent atomic", gp_meas_stat(m, "cycles_per_op", GP_MIN), 1.0, 0, "cycles");
 }
 

@@ -119,10 +119,7 @@ __device__ __forceinline__ void from64(double *v, unsigned long long w) { *v = _
 		CT_##reg *const p = base + (size_t)(t / k) * stride;                               \
 		const CT_##reg v = TV, w = TW;                                                     \
 		(void)w;                                                                           \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		for (int i = 0; i < trips; i++)                                                    \
 			BODY_##ret(sp, ptx, reg, shape)                                            \
 		if (SP_SHARED_##sp) {                                                              \

@@ -44,21 +44,13 @@ const struct gp_atomic gp_atomics[] = {
 #undef ATOMIC
 };
 
-const size_t gp_natomics = GP_ARRAY_SIZE(gp_atomics);
+GP_TABLE_LOOKUP(struct gp_atomic, gp_atomics, gp_natomics, gp_atomic_find)
 
 const char gp_atomic_names_sp[] =
 #define ATOMIC(name, ...) " " #name
 #include "atomic.list"
 #undef ATOMIC
 	;
-
-const struct gp_atomic *gp_atomic_find(const char *name)
-{
-	for (size_t i = 0; name && i < gp_natomics; i++)
-		if (!strcmp(gp_atomics[i].name, name))
-			return &gp_atomics[i];
-	return NULL;
-}
 
 int gp_atomic_bytes(const struct gp_atomic *a)
 {

@@ -68,18 +68,11 @@ static void lat_atomic_report(FILE *md, const struct gp_table *t, const struct g
 
 static void lat_atomic_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double v = gp_table_num(t, r, "cycles_per_op");
-		char key[64];
-
-		if (!gp_table_row_ok(t, r) || isnan(v))
-			continue;
-		snprintf(key, sizeof key, "atomic_%s_%s_latency_cycles", gp_table_get(t, r, "space"), gp_table_get(t, r, "op"));
-		gp_profile_add(prof, key, v, "cycles", "one thread's dependent atomic chain, clock64", "lat_atomic");
-	}
+	gp_profile_rows(prof, t, "cycles_per_op", "atomic_%s_%s_latency_cycles", "space", "op", "cycles",
+			"one thread's dependent atomic chain, clock64", "lat_atomic");
 }
 
-GP_ANALYSIS(lat_atomic, lat_atomic_derive, lat_atomic_report);
+GP_ANALYSIS_BY_NAME(lat_atomic);
 
 /* ---------------------------------------------------------------- tput_atomic */
 
@@ -261,4 +254,4 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 			       "global add u32, one thread per address: RED rate over ATOM rate", "tput_atomic");
 }
 
-GP_ANALYSIS(tput_atomic, tput_atomic_derive, tput_atomic_report);
+GP_ANALYSIS_BY_NAME(tput_atomic);

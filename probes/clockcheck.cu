@@ -34,10 +34,7 @@ extern "C" __global__ void clock_ffma(int iters, float *out, gp_clock_sample *cs
 	float a = 1.0f + (float)(threadIdx.x % 7) * 0.125f, b = a + 0.5f;
 	const float m = 1.0f - 0x1p-20f, c = 0x1p-19f;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (int i = 0; i < iters; i++) {
 		GP_REP64(asm volatile("fma.rn.f32 %0, %0, %2, %3;\n\tfma.rn.f32 %1, %1, %2, %3;" : "+f"(a), "+f"(b) : "f"(m), "f"(c));)
 	}
@@ -52,10 +49,7 @@ extern "C" __global__ void clock_mma(int iters, float *out, gp_clock_sample *cs)
 #if __CUDA_ARCH__ >= 800
 	const unsigned a = 0x3a800000u + (threadIdx.x & 7), b = 0x3a800000u; /* ~2^-10: no overflow */
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (int i = 0; i < iters; i++) {
 		GP_REP16(
 #pragma unroll

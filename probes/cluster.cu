@@ -49,23 +49,6 @@ static __device__ __forceinline__ u64 cl_map(const void *p, unsigned rank)
 	return r;
 }
 
-/* The clock window of the clock thread (block 0, thread 0) around the timed work. */
-static __device__ __forceinline__ void cl_clock_open(gp_clock_sample *cs)
-{
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-}
-
-static __device__ __forceinline__ void cl_clock_close(gp_clock_sample *cs)
-{
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
-}
-
 /* The same as a 32-bit shared::cluster address (what ld/st.shared::cluster take). */
 static __device__ __forceinline__ unsigned cl_map32(const void *p, unsigned rank)
 {
@@ -85,19 +68,7 @@ static __device__ __forceinline__ unsigned cl_map32(const void *p, unsigned rank
 		long long i;                                                                       \
 		for (int k = 0; k < n; k++)                                                        \
 			STEP                                                                       \
-		o0 = gp_clock();                                                                   \
-		o1 = gp_clock();                                                                   \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-		t0 = gp_clock();                                                                   \
-		for (i = 0; i + 32 <= steps; i += 32) {                                            \
-			GP_REP32(STEP)                                                             \
-		}                                                                                  \
-		for (; i < steps; i++)                                                             \
-			STEP                                                                       \
-		t1 = gp_clock();                                                                   \
-		cs->clk1 = gp_clock();                                                             \
-		cs->ns1 = gp_ns();                                                                 \
+		GP_CHASE_TIMED(steps, STEP);                                                       \
 		out[0] = p - start;                                                                \
 		out[1] = t1 - t0;                                                                  \
 		out[2] = o1 - o0;                                                                  \
@@ -146,13 +117,13 @@ extern "C" __global__ void lat_dsm_cluster(const unsigned *next, int n, int stri
 #define CBAR_BODY(ASM)                                                                             \
 	u64 t0, t1;                                                                                \
 	cl_sync();                                                                                 \
-	cl_clock_open(cs);                                                                         \
+	gp_clock_begin(cs);                                                                        \
 	t0 = gp_clock();                                                                           \
 	for (int i = 0; i < iters; i++) {                                                          \
 		GP_REP8(asm volatile(ASM ::: "memory");)                                          \
 	}                                                                                          \
 	t1 = gp_clock();                                                                           \
-	cl_clock_close(cs);                                                                        \
+	gp_clock_end(cs);                                                                          \
 	if (threadIdx.x == 0)                                                                      \
 		out[blockIdx.x] = t1 - t0;                                                         \
 	cl_sync();
@@ -209,7 +180,7 @@ DSM_BARRIERS(CBAR_KERNEL)
 		_Pragma("unroll") for (unsigned k = 0; k < 4; k++)                                 \
 			v[j][k] = DSM_VALUE(target, (off + j * 32u * (WB)) / 4u + k);               \
 	cl_sync();                                                                                 \
-	cl_clock_open(cs);                                                                         \
+	gp_clock_begin(cs);                                                                        \
 	t0 = gp_clock();                                                                           \
 	for (int it = 0; it < iters; it++) {                                                       \
 		DSM_APPLY(DSM_TRIP8, OP, SP, DSM_OFF##WB)                                                 \
@@ -227,7 +198,7 @@ DSM_BARRIERS(CBAR_KERNEL)
 	}                                                                                          \
 	__syncthreads();                                                                           \
 	t1 = gp_clock();                                                                           \
-	cl_clock_close(cs);                                                                        \
+	gp_clock_end(cs);                                                                          \
 	cl_sync(); /* every access of the cluster done: none to a block that left */               \
 	if (STORE) {                                                                               \
 		for (unsigned i = threadIdx.x; i < nwords; i += blockDim.x)                       \

@@ -86,7 +86,7 @@ static void lat_dsm_report(FILE *md, const struct gp_table *t, const struct gp_t
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_dsm, lat_dsm_derive, lat_dsm_report);
+GP_ANALYSIS_BY_NAME(lat_dsm);
 
 /* ------------------------------------------------------------------ lat_cluster_barrier */
 
@@ -153,4 +153,4 @@ static void bw_dsm_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
 }
 
-GP_ANALYSIS(bw_dsm, bw_dsm_derive, bw_dsm_report);
+GP_ANALYSIS_BY_NAME(bw_dsm);

@@ -124,17 +124,13 @@ static void check_near(struct gp_meas *m, const struct lat_insn *c)
 static void lat_insn_sample(struct gp_meas *m)
 {
 	struct lat_insn *c = m->ctx;
-	double mn = INFINITY, ov = 0;
+	double mn, ov;
 
 	if (c->d->approx)
 		check_near(m, c);
 	else
 		check_exact(m, c->d, c->h_out, c->ref, 32, INSN_CLASSES, c->gs, c->ws);
-	for (unsigned i = 0; i < 32; i++) {
-		mn = fmin(mn, gp_chain_cycles_per_step((double)c->h_cyc[2 * i], (double)c->h_cyc[2 * i + 1],
-						       (double)c->steps));
-		ov += (double)c->h_cyc[2 * i + 1] / 32.0;
-	}
+	mn = gp_chain_fastest(c->h_cyc, (double)c->steps, &ov);
 	gp_sample(m, "cycles_per_step", isnan(mn) ? 0 : mn);
 	gp_sample(m, "timer_overhead_cycles", ov);
 }
@@ -164,10 +160,9 @@ static void lat_tail_check(struct gp_meas *m, struct lat_insn *c)
 static void lat_insn_finish(struct gp_meas *m)
 {
 	struct lat_insn *c = m->ctx;
-	const double cyc = gp_meas_stat(m, "cycles_per_step", GP_MEDIAN);
+	const double cyc = gp_meas_latency_ns(m, "cycles_per_step");
 	const double per_warp = gp_cycles_per_warp_at_rate(c->rate / (double)gp_insn_results(c->d));
 
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
 	if (c->rate > 0)
 		gp_meas_num(m, "warps_to_hide_at_arch_rate", gp_warps_to_hide(cyc, per_warp));
 	else

@@ -49,13 +49,7 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 		from64(&a, opnd[0]);                                                               \
 		from64(&b, opnd[1]);                                                               \
 		INIT;                                                                              \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
-		o0 = gp_clock();                                                                   \
-		o1 = gp_clock();                                                                   \
-		t0 = gp_clock();                                                                   \
+		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t" PRE GP_REP256(STEP) POST "}"                          \
 				     : "+" CON(x) : CON(a), CON(b), "f"(pconst));                  \
@@ -92,10 +86,7 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 		from64(&a, opnd[0]);                                                               \
 		from64(&b, opnd[1]);                                                               \
 		INIT;                                                                              \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t" PRE GP_REP32(STEP8) POST "}"                          \
 				     : "+" CON(x0), "+" CON(x1), "+" CON(x2), "+" CON(x3), "+" CON(x4), \
@@ -218,10 +209,7 @@ __device__ __forceinline__ unsigned smem_fill(unsigned *buf)
 		__syncthreads();                                                                   \
 		const unsigned addr = (unsigned)__cvta_generic_to_shared(v) +                      \
 				      (broadcast ? 0u : 4u * (threadIdx.x % 32u));                 \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		for (int i = 0; i < iters; i++)                                                    \
 			asm volatile("{\n\t.reg .f32 t<8>;\n\t" GP_REP32(MIX_R##R) "}"             \
 				     : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), \
@@ -253,10 +241,7 @@ __device__ __forceinline__ unsigned gp_smid(void)
 	const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                                \
 	const unsigned base = smem_fill(smem);                                                     \
 	(void)base;                                                                                \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-	}                                                                                          \
+	gp_clock_begin(cs);                                                                        \
 	if (threadIdx.x == 0)                                                                      \
 		t0 = gp_clock();                                                                   \
 	__syncthreads();

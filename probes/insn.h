@@ -55,6 +55,9 @@ unsigned gp_insn_period(const struct gp_insn *d);
 
 /* Cycles per dependent step: (elapsed - timer overhead) / steps. */
 double gp_chain_cycles_per_step(double elapsed_cycles, double overhead_cycles, double steps);
+/* One warp's chains, lane i's elapsed and timer-overhead cycles at cyc[2i] and cyc[2i + 1]: the
+ * fastest lane's cycles per step (INFINITY when none has one); *overhead the lanes' mean timer cost. */
+double gp_chain_fastest(const uint64_t *cyc, double steps, double *overhead);
 /* Warps an SM needs so that one is always ready: latency / (cycles per warp-instruction per SM
  * at the saturated rate) — seed 000's M003 (31.5 / 4 ≈ 8 warps on GT200). */
 double gp_warps_to_hide(double latency_cycles, double cycles_per_warp);

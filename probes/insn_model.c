@@ -20,6 +20,18 @@ double gp_chain_cycles_per_step(double elapsed_cycles, double overhead_cycles, d
 	return c;
 }
 
+double gp_chain_fastest(const uint64_t *cyc, double steps, double *overhead)
+{
+	double mn = INFINITY, ov = 0;
+
+	for (unsigned i = 0; i < 32; i++) {
+		mn = fmin(mn, gp_chain_cycles_per_step((double)cyc[2 * i], (double)cyc[2 * i + 1], steps));
+		ov += (double)cyc[2 * i + 1] / 32.0;
+	}
+	*overhead = ov;
+	return mn;
+}
+
 double gp_warps_to_hide(double latency_cycles, double cycles_per_warp)
 {
 	if (!(latency_cycles > 0) || !(cycles_per_warp > 0))

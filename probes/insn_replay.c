@@ -84,7 +84,7 @@ const struct gp_insn gp_insns[] = {
 #undef INSN
 };
 
-const size_t gp_ninsns = GP_ARRAY_SIZE(gp_insns);
+GP_TABLE_LOOKUP(struct gp_insn, gp_insns, gp_ninsns, gp_insn_find)
 
 const char gp_insn_names_sp[] =
 #define INSN(name, ...) " " #name
@@ -98,14 +98,6 @@ const char gp_insn_lat_names_sp[] =
 #include "insn.list"
 #undef INSN
 	;
-
-const struct gp_insn *gp_insn_find(const char *name)
-{
-	for (size_t i = 0; name && i < gp_ninsns; i++)
-		if (!strcmp(gp_insns[i].name, name))
-			return &gp_insns[i];
-	return NULL;
-}
 
 const char *gp_insn_sass(const struct gp_insn *d, int cc)
 {

@@ -229,7 +229,7 @@ static void occ_report(FILE *md, const struct gp_table *t, const struct gp_table
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_insn, lat_insn_derive, lat_insn_report);
-GP_ANALYSIS(tput_insn, tput_insn_derive, tput_insn_report);
+GP_ANALYSIS_BY_NAME(lat_insn);
+GP_ANALYSIS_BY_NAME(tput_insn);
 GP_ANALYSIS(tput_lds_ffma, mix_derive, mix_report);
 GP_ANALYSIS(tput_occupancy, occ_derive, occ_report);

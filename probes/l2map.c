@@ -170,7 +170,7 @@ static void l2map_finish(struct gp_meas *m)
 	const size_t cells = (size_t)x->nsm * (size_t)x->lines;
 	double lo = INFINITY;
 
-	gp_meas_num(m, "latency_ns", gp_meas_stat(m, "cycles", GP_MEDIAN) / gp_meas_mhz(m) * 1e3);
+	gp_meas_latency_ns(m, "cycles");
 	for (size_t k = 0; k < cells && x->nvals > 0; k++) {
 		for (int r = 0; r < x->nvals; r++)
 			x->tmp[r] = x->vals[(size_t)r * cells + k];

@@ -29,10 +29,7 @@ extern "C" __global__ void l2map_lat(u64 base, int lines, long long stride, int 
 	extern __shared__ u64 s_pad[]; /* its size keeps every other block off this SM */
 	const unsigned sink = (unsigned)__cvta_generic_to_shared(s_pad);
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	if (threadIdx.x == 0) {
 		unsigned sm, best_ovh = ~0u, nbad = 0;
 		asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -100,10 +97,7 @@ l2side_stream(u64 base, const unsigned *lists, const unsigned *sm_off, const uns
 	unsigned sm, len = 0;
 	u64 acc = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
 	if ((int)sm < nids && (reader < 0 || (int)sm == reader))
 		len = sm_len[sm];

@@ -10,20 +10,9 @@
 
 static const char *const sides[] = { "near", "far", "all" }, *const modes[] = { "all", "one" };
 
-/* The first ok row of (side, sms), or -1. */
-static long side_row(const struct gp_table *t, const char *side, const char *sms)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *a = gp_table_get(t, r, "side"), *b = gp_table_get(t, r, "sms");
-		if (gp_table_row_ok(t, r) && a && b && !strcmp(a, side) && !strcmp(b, sms))
-			return (long)r;
-	}
-	return -1;
-}
-
 static double side_num(const struct gp_table *t, const char *side, const char *sms, const char *col)
 {
-	const long r = side_row(t, side, sms);
+	const long r = gp_table_find_ok(t, "side", side, "sms", sms, NULL);
 
 	return r < 0 ? NAN : gp_table_num(t, (size_t)r, col);
 }

@@ -6,21 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-/* The ok row of `mode` and `grid`, or -1. */
-static long launch_row(const struct gp_table *t, const char *mode, const char *grid)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *m = gp_table_get(t, r, "mode"), *g = gp_table_get(t, r, "grid");
-		if (gp_table_row_ok(t, r) && m && g && !strcmp(m, mode) && !strcmp(g, grid))
-			return (long)r;
-	}
-	return -1;
-}
-
 static void launch_key(struct gp_profile *prof, const struct gp_table *t, const char *mode, const char *col,
 		       const char *key, const char *method)
 {
-	const long r = launch_row(t, mode, "one");
+	const long r = gp_table_find_ok(t, "mode", mode, "grid", "one", NULL);
 
 	if (r >= 0 && !isnan(gp_table_num(t, (size_t)r, col)))
 		gp_profile_add(prof, key, gp_table_num(t, (size_t)r, col), "us", method, "lat_launch");
@@ -34,7 +23,7 @@ static void launch_derive(struct gp_profile *prof, const struct gp_table *t)
 		   "empty one-block kernels back to back, host time of the launch calls");
 	launch_key(prof, t, "graph", "gpu_us_per_launch", "graph_kernel_us",
 		   "empty one-block kernels in one CUDA graph, event time per kernel");
-	if (launch_row(t, "queued", "one") >= 0)
+	if (gp_table_find_ok(t, "mode", "queued", "grid", "one", NULL) >= 0)
 		launch_key(prof, t, "queued", "gpu_gap_us", "launch_gpu_gap_us",
 			   "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
 			   "kernel's end to the next one's start");
@@ -61,7 +50,7 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		     "status");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
 		for (size_t g = 0; g < GP_ARRAY_SIZE(grids); g++) {
-			const long r = launch_row(t, modes[i], grids[g]);
+			const long r = gp_table_find_ok(t, "mode", modes[i], "grid", grids[g], NULL);
 			char key[48];
 			if (r < 0)
 				continue;

@@ -25,19 +25,22 @@ __device__ __forceinline__ void mbar_arrive(unsigned bar)
 	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
-/* Until the phase of this parity has completed (try_wait suspends for a while in hardware). */
-__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity)
-{
-	unsigned done;
-
-	do {
-		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-			     "selp.u32 %0, 1, 0, p;\n\t}"
-			     : "=r"(done)
-			     : "r"(bar), "r"(parity)
-			     : "memory");
-	} while (!done);
-}
+/* name(bar, parity): until the phase of this parity has completed (try_wait suspends for a while
+ * in hardware), with the wait's memory semantics SEM ("": the CTA's default; ".acquire.cluster"
+ * also sees what other ranks of the cluster released). */
+#define MBAR_WAIT_FN(name, SEM)                                                                    \
+	__device__ __forceinline__ void name(unsigned bar, unsigned parity)                        \
+	{                                                                                          \
+		unsigned done;                                                                     \
+		do {                                                                               \
+			asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity" SEM ".shared::cta.b64 p, [%1], %2;\n\t" \
+				     "selp.u32 %0, 1, 0, p;\n\t}"                                  \
+				     : "=r"(done)                                                  \
+				     : "r"(bar), "r"(parity)                                       \
+				     : "memory");                                                  \
+		} while (!done);                                                                   \
+	}
+MBAR_WAIT_FN(mbar_wait, "")
 
 /* Generic-proxy accesses to shared memory (the check, the poison) before the TMA writes it again. */
 __device__ __forceinline__ void fence_proxy_async(void)

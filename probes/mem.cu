@@ -41,19 +41,7 @@ extern "C" __global__ void mem_chain_scatter(char *base, const unsigned *next, l
 		long long i;                                                                       \
 		for (i = 0; i < warm; i++)                                                         \
 			asm volatile(LD : "+l"(p)::"memory");                                      \
-		o0 = gp_clock();                                                                   \
-		o1 = gp_clock();                                                                   \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-		t0 = gp_clock();                                                                   \
-		for (i = 0; i + 32 <= steps; i += 32) {                                            \
-			GP_REP32(asm volatile(LD : "+l"(p)::"memory");)                           \
-		}                                                                                  \
-		for (; i < steps; i++)                                                             \
-			asm volatile(LD : "+l"(p)::"memory");                                      \
-		t1 = gp_clock();                                                                   \
-		cs->clk1 = gp_clock();                                                             \
-		cs->ns1 = gp_ns();                                                                 \
+		GP_CHASE_TIMED(steps, asm volatile(LD : "+l"(p)::"memory"););                      \
 		out[0] = p;                                                                        \
 		out[1] = t1 - t0;                                                                  \
 		out[2] = o1 - o0;                                                                  \
@@ -138,10 +126,7 @@ MEM_LDG_WIDTHS(LDV_WIDTH)
 		const long long T = (long long)gridDim.x * blockDim.x;                             \
 		const long long tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;            \
 		unsigned acc = 0;                                                                  \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		for (int p = 0; p < passes; p++)                                                   \
 			for (long long base = 0; base + (ILP) * T <= n; base += (ILP) * T) {       \
 				unsigned v[ILP];                                                   \
@@ -170,10 +155,7 @@ extern "C" __global__ void coal_stride(const unsigned *buf, long long stride, lo
 	const long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 	unsigned acc = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (int k = 0; k + COAL_UNROLL <= iters; k += COAL_UNROLL) {
 		unsigned v[COAL_UNROLL];
 #pragma unroll
@@ -199,10 +181,7 @@ extern "C" __global__ void coal_lda(const unsigned *a, long long rows, long long
 	const int lane = threadIdx.x & 31;
 	unsigned acc = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (long long c = w; c < cols; c += W) {
 		const unsigned *col = a + c * lda + lane;
 		for (long long r = 0; r + COAL_UNROLL * 32 <= rows; r += COAL_UNROLL * 32) {
@@ -239,10 +218,7 @@ extern "C" __global__ void hbm_read(const uint4 *src, long long n16, int passes,
 	const long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 	unsigned acc = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (int p = 0; p < passes; p++) {
 		long long i = g;
 		for (; i + (HBM_UNROLL - 1) * T < n16; i += HBM_UNROLL * T) {
@@ -272,10 +248,7 @@ extern "C" __global__ void hbm_write(uint4 *dst, long long n16, unsigned pattern
 	const long long T = (long long)gridDim.x * blockDim.x;
 	const uint4 v = make_uint4(pattern, pattern, pattern, pattern);
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n16; i += T)
 		asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(dst + i), "r"(v.x), "r"(v.y),
 			     "r"(v.z), "r"(v.w)
@@ -288,10 +261,7 @@ extern "C" __global__ void hbm_copy(uint4 *dst, const uint4 *src, long long n16,
 	const long long T = (long long)gridDim.x * blockDim.x;
 	long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	for (; i + (HBM_UNROLL - 1) * T < n16; i += HBM_UNROLL * T) {
 		uint4 v[HBM_UNROLL];
 #pragma unroll

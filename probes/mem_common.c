@@ -13,9 +13,8 @@ void mem_chase_sample(struct gp_meas *m, const unsigned long long *out, long lon
 
 void mem_chase_finish(struct gp_meas *m, double floor_cycles)
 {
-	const double cyc = gp_meas_stat(m, "cycles_per_load", GP_MEDIAN);
+	const double cyc = gp_meas_latency_ns(m, "cycles_per_load");
 
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
 	gp_meas_floor(m, "a dependent load", cyc, floor_cycles, 0, "cycles");
 }
 

@@ -505,10 +505,10 @@ static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_mem, lat_mem_derive, lat_mem_report);
-GP_ANALYSIS(lat_mem_tlb, lat_mem_tlb_derive, lat_mem_tlb_report);
+GP_ANALYSIS_BY_NAME(lat_mem);
+GP_ANALYSIS_BY_NAME(lat_mem_tlb);
 GP_ANALYSIS(lat_mem_dist, NULL, lat_mem_dist_report);
-GP_ANALYSIS(bw_global, bw_global_derive, bw_global_report);
+GP_ANALYSIS_BY_NAME(bw_global);
 GP_ANALYSIS(bw_coalesce, NULL, bw_coalesce_report);
 GP_ANALYSIS(bw_padding, NULL, bw_padding_report);
-GP_ANALYSIS(bw_hbm, bw_hbm_derive, bw_hbm_report);
+GP_ANALYSIS_BY_NAME(bw_hbm);

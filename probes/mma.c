@@ -115,14 +115,10 @@ static int lat_mma_setup(struct gp_meas *m)
 static void lat_mma_sample(struct gp_meas *m)
 {
 	const struct lat_mma *c = m->ctx;
-	double mn = INFINITY, ov = 0;
+	double mn, ov;
 
 	mma_check(m, &c->p, 32 * (size_t)c->p.words);
-	for (unsigned i = 0; i < 32; i++) {
-		mn = fmin(mn, gp_chain_cycles_per_step((double)c->h_cyc[2 * i], (double)c->h_cyc[2 * i + 1],
-						       (double)c->steps));
-		ov += (double)c->h_cyc[2 * i + 1] / 32.0;
-	}
+	mn = gp_chain_fastest(c->h_cyc, (double)c->steps, &ov);
 	gp_sample(m, "cycles_per_mma", isnan(mn) ? 0 : mn);
 	gp_sample(m, "timer_overhead_cycles", ov);
 }
@@ -131,9 +127,8 @@ static void lat_mma_sample(struct gp_meas *m)
 static void lat_mma_finish(struct gp_meas *m)
 {
 	const struct lat_mma *c = m->ctx;
-	const double cyc = gp_meas_stat(m, "cycles_per_mma", GP_MEDIAN), flops = gp_mma_flops(c->p.d);
+	const double cyc = gp_meas_latency_ns(m, "cycles_per_mma"), flops = gp_mma_flops(c->p.d);
 
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
 	gp_meas_num(m, "flops_per_clk_one_warp", cyc > 0 ? flops / cyc : NAN);
 	gp_meas_floor(m, "a dependent mma (one sub-partition's tensor rate)", gp_meas_stat(m, "cycles_per_mma", GP_MIN),
 		      c->p.peak > 0 ? 4 * flops / c->p.peak : 1, 0.02, "cycles");

@@ -123,10 +123,7 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 		mma_get(&bp[r], opnd[0]);                                                          \
 		mma_get(&bm[r], opnd[1]);                                                          \
 	}                                                                                          \
-	if (gp_is_clock_thread()) {                                                                \
-		cs->ns0 = gp_ns();                                                                 \
-		cs->clk0 = gp_clock();                                                             \
-	}
+	gp_clock_begin(cs);
 
 /* Forms a target is too old for compile to empty kernels there. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800

@@ -151,5 +151,5 @@ static void tput_mma_report(FILE *md, const struct gp_table *t, const struct gp_
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_mma, lat_mma_derive, lat_mma_report);
-GP_ANALYSIS(tput_mma, tput_mma_derive, tput_mma_report);
+GP_ANALYSIS_BY_NAME(lat_mma);
+GP_ANALYSIS_BY_NAME(tput_mma);

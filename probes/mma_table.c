@@ -22,7 +22,7 @@ const struct gp_mma gp_mmas[] = {
 #include "mma.list"
 #undef MMA
 };
-const size_t gp_nmmas = GP_ARRAY_SIZE(gp_mmas);
+GP_TABLE_LOOKUP(struct gp_mma, gp_mmas, gp_nmmas, gp_mma_find)
 
 const char gp_mma_names_sp[] =
 #define MMA(name, ...) " " #name
@@ -48,14 +48,6 @@ static const struct {
 	MMA_ACCS(ACC)
 #undef ACC
 };
-
-const struct gp_mma *gp_mma_find(const char *name)
-{
-	for (size_t i = 0; name && i < gp_nmmas; i++)
-		if (!strcmp(gp_mmas[i].name, name))
-			return &gp_mmas[i];
-	return NULL;
-}
 
 const char *gp_mma_rate_type(const struct gp_mma *d) { return inputs[d->in].rate; }
 int gp_mma_in_bits(const struct gp_mma *d) { return inputs[d->in].bits; }

@@ -30,15 +30,30 @@ __device__ __forceinline__ bool gp_is_clock_thread(void)
 	return threadIdx.x == 0 && blockIdx.x == 0;
 }
 
-/* Start of a clock64-timed chain: the clock thread's start sample, two back-to-back reads (the
- * timer's own cost, o1 - o0, which the host subtracts) and the chain's start t0. */
-__device__ __forceinline__ void gp_chain_start(unsigned long long *o0, unsigned long long *o1, unsigned long long *t0,
-					       gp_clock_sample *cs)
+/* The clock sample's start and end where the clock thread alone takes them (a kernel whose
+ * blocks end together; otherwise gp_clock_end_grid). */
+__device__ __forceinline__ void gp_clock_begin(gp_clock_sample *cs)
 {
 	if (gp_is_clock_thread()) {
 		cs->ns0 = gp_ns();
 		cs->clk0 = gp_clock();
 	}
+}
+
+__device__ __forceinline__ void gp_clock_end(gp_clock_sample *cs)
+{
+	if (gp_is_clock_thread()) {
+		cs->clk1 = gp_clock();
+		cs->ns1 = gp_ns();
+	}
+}
+
+/* Start of a clock64-timed chain: the clock thread's start sample, two back-to-back reads (the
+ * timer's own cost, o1 - o0, which the host subtracts) and the chain's start t0. */
+__device__ __forceinline__ void gp_chain_start(unsigned long long *o0, unsigned long long *o1, unsigned long long *t0,
+					       gp_clock_sample *cs)
+{
+	gp_clock_begin(cs);
 	*o0 = gp_clock();
 	*o1 = gp_clock();
 	*t0 = gp_clock();
@@ -77,5 +92,23 @@ __device__ __forceinline__ void gp_clock_end_grid(gp_clock_sample *cs)
 #define GP_REP64(x) GP_REP32(x) GP_REP32(x)
 #define GP_REP128(x) GP_REP64(x) GP_REP64(x)
 #define GP_REP256(x) GP_REP128(x) GP_REP128(x)
+
+/* A one-thread chase, timed: `steps` dependent STEPs (a statement), 32 to a loop trip, from t0
+ * to t1 inside the clock sample this thread takes; o1 - o0 is the timer's own cost, which the
+ * host subtracts. The caller declares o0, o1, t0, t1 and the counter i. */
+#define GP_CHASE_TIMED(steps, STEP)                                                                \
+	o0 = gp_clock();                                                                           \
+	o1 = gp_clock();                                                                           \
+	cs->ns0 = gp_ns();                                                                         \
+	cs->clk0 = gp_clock();                                                                     \
+	t0 = gp_clock();                                                                           \
+	for (i = 0; i + 32 <= (steps); i += 32) {                                                  \
+		GP_REP32(STEP)                                                                     \
+	}                                                                                          \
+	for (; i < (steps); i++)                                                                   \
+		STEP                                                                               \
+	t1 = gp_clock();                                                                           \
+	cs->clk1 = gp_clock();                                                                     \
+	cs->ns1 = gp_ns()
 
 #endif

@@ -45,12 +45,17 @@ int sp_patched_kernel(struct gp_meas *m, const char *file, const char *kernel, s
 }
 
 /* What the stall kernels share: (out, cycles, an input uploaded once, iters, clock sample) in
- * one warp, checked against the host's results thread by thread. */
+ * one warp, checked against the host's results thread by thread (wrong_threads counts the
+ * threads that differ), the slowest thread's cycles per step sampled as `metric`. The first
+ * member of every stall probe's context. */
 struct stall_run {
 	CUdeviceptr out, cyc, in;
 	const void *h_out;
 	const unsigned long long *h_cyc;
 	int iters, correct, wrong;
+	int (*wrong_threads)(const void *ctx);
+	const char *metric;
+	double steps;
 };
 
 static int stall_launch(struct gp_meas *m, struct stall_run *s, size_t out_bytes, int poison, const void *in,
@@ -71,17 +76,20 @@ static int stall_launch(struct gp_meas *m, struct stall_run *s, size_t out_bytes
 	return 0;
 }
 
-/* A timed repetition: `wrong` threads differ from the host (correct means none did in any
+/* A timed repetition: the threads that differ from the host (correct means none did in any
  * repetition, wrong_threads is the last one's), the slowest thread's cycles per step. */
-static void stall_verdict(struct gp_meas *m, struct stall_run *s, int wrong, const char *metric, double steps)
+static void stall_sample(struct gp_meas *m)
 {
+	struct stall_run *s = m->ctx;
 	double worst = 0;
 
+	if (m->rep < 0)
+		return;
 	for (int i = 0; i < STALL_THREADS; i++)
 		worst = fmax(worst, (double)s->h_cyc[i]);
-	s->wrong = wrong;
-	s->correct &= wrong == 0;
-	gp_sample(m, metric, worst / steps);
+	s->wrong = s->wrong_threads(m->ctx);
+	s->correct &= s->wrong == 0;
+	gp_sample(m, s->metric, worst / s->steps);
 }
 
 /* -1: not measured (the point failed before it ran). */
@@ -131,6 +139,20 @@ static void stall_reference(struct stall_ffma *c)
 		}
 }
 
+/* A thread is wrong if any of its chains differs from the host's. */
+static int stall_ffma_wrong(const void *ctx)
+{
+	const struct stall_ffma *c = ctx;
+	const float *out = c->run.h_out;
+	int wrong = 0;
+
+	for (int tid = 0; tid < STALL_THREADS; tid++) {
+		const float *ref = &c->ref[(tid % 7) * SP_STALL_ILP];
+		wrong += memcmp(&out[tid * c->chains], ref, (size_t)c->chains * sizeof(float)) != 0;
+	}
+	return wrong;
+}
+
 static int stall_ffma_setup(struct gp_meas *m)
 {
 	struct stall_ffma *c = m->ctx;
@@ -150,24 +172,11 @@ static int stall_ffma_setup(struct gp_meas *m)
 	if (rc || !gp_meas_ok(m))
 		return rc;
 	stall_reference(c);
+	c->run.wrong_threads = stall_ffma_wrong;
+	c->run.metric = "cycles_per_insn";
+	c->run.steps = (double)c->per_thread;
 	return stall_launch(m, &c->run, STALL_THREADS * (size_t)c->chains * sizeof(float), GP_POISON_NAN, chain_bc,
 			    sizeof chain_bc);
-}
-
-/* A thread is wrong if any of its chains differs from the host's. */
-static void stall_ffma_sample(struct gp_meas *m)
-{
-	struct stall_ffma *c = m->ctx;
-	const float *out = c->run.h_out;
-	int wrong = 0;
-
-	if (m->rep < 0)
-		return;
-	for (int tid = 0; tid < STALL_THREADS; tid++) {
-		const float *ref = &c->ref[(tid % 7) * SP_STALL_ILP];
-		wrong += memcmp(&out[tid * c->chains], ref, (size_t)c->chains * sizeof(float)) != 0;
-	}
-	stall_verdict(m, &c->run, wrong, "cycles_per_insn", (double)c->per_thread);
 }
 
 /* Floor: one warp issues at most one instruction per clock. */
@@ -181,7 +190,7 @@ static void stall_ffma_finish(struct gp_meas *m)
 }
 
 static const struct gp_probe stall_ffma_probe = {
-	.runner = GP_RUN_SYNC, .setup = stall_ffma_setup, .sample = stall_ffma_sample,
+	.runner = GP_RUN_SYNC, .setup = stall_ffma_setup, .sample = stall_sample,
 	.finish = stall_ffma_finish, .primary = "cycles_per_insn", .ctx_size = sizeof(struct stall_ffma),
 };
 
@@ -225,6 +234,17 @@ static void wait_reference(struct stall_wait *c, unsigned *tab)
 	}
 }
 
+static int stall_wait_wrong(const void *ctx)
+{
+	const struct stall_wait *c = ctx;
+	const unsigned *out = c->run.h_out;
+	int wrong = 0;
+
+	for (int i = 0; i < STALL_THREADS; i++)
+		wrong += out[i] != c->ref[i];
+	return wrong;
+}
+
 static int stall_wait_setup(struct gp_meas *m)
 {
 	struct stall_wait *c = m->ctx;
@@ -242,20 +262,10 @@ static int stall_wait_setup(struct gp_meas *m)
 	if (rc || !gp_meas_ok(m))
 		return rc;
 	wait_reference(c, tab);
+	c->run.wrong_threads = stall_wait_wrong;
+	c->run.metric = "cycles_per_step";
+	c->run.steps = (double)c->steps;
 	return stall_launch(m, &c->run, sizeof c->ref, GP_NO_POISON, tab, sizeof tab);
-}
-
-static void stall_wait_sample(struct gp_meas *m)
-{
-	struct stall_wait *c = m->ctx;
-	const unsigned *out = c->run.h_out;
-	int wrong = 0;
-
-	if (m->rep < 0)
-		return;
-	for (int i = 0; i < STALL_THREADS; i++)
-		wrong += out[i] != c->ref[i];
-	stall_verdict(m, &c->run, wrong, "cycles_per_step", (double)c->steps);
 }
 
 static void stall_wait_finish(struct gp_meas *m)
@@ -272,7 +282,7 @@ static const char *stall_wait_expect_fault(const struct gp_point *pt)
 }
 
 static const struct gp_probe stall_wait_probe = {
-	.runner = GP_RUN_SYNC, .setup = stall_wait_setup, .sample = stall_wait_sample,
+	.runner = GP_RUN_SYNC, .setup = stall_wait_setup, .sample = stall_sample,
 	.finish = stall_wait_finish, .expect_fault = stall_wait_expect_fault, .primary = "cycles_per_step",
 	.ctx_size = sizeof(struct stall_wait),
 };

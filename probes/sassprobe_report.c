@@ -398,8 +398,8 @@ static void regbank_reuse_report(FILE *md, const struct gp_table *t, const struc
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(stall_ffma, stall_ffma_derive, stall_ffma_report);
+GP_ANALYSIS_BY_NAME(stall_ffma);
 GP_ANALYSIS(stall_wait, NULL, stall_wait_report);
-GP_ANALYSIS(regbank_ffma, regbank_ffma_derive, regbank_ffma_report);
-GP_ANALYSIS(regbank_map, regbank_map_derive, regbank_map_report);
-GP_ANALYSIS(regbank_reuse, regbank_reuse_derive, regbank_reuse_report);
+GP_ANALYSIS_BY_NAME(regbank_ffma);
+GP_ANALYSIS_BY_NAME(regbank_map);
+GP_ANALYSIS_BY_NAME(regbank_reuse);

@@ -29,19 +29,7 @@ extern "C" __global__ void lat_smem(int n, int stride, long long steps, u64 *out
 	__syncthreads();
 	for (int k = 0; k < n; k++) /* warm-up: one trip round the chain */
 		asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-	o0 = gp_clock();
-	o1 = gp_clock();
-	cs->ns0 = gp_ns();
-	cs->clk0 = gp_clock();
-	t0 = gp_clock();
-	for (i = 0; i + 32 <= steps; i += 32) {
-		GP_REP32(asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");)
-	}
-	for (; i < steps; i++)
-		asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory");
-	t1 = gp_clock();
-	cs->clk1 = gp_clock();
-	cs->ns1 = gp_ns();
+	GP_CHASE_TIMED(steps, asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p)::"memory"););
 	out[0] = p - base;
 	out[1] = t1 - t0;
 	out[2] = o1 - o0;
@@ -71,19 +59,7 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 
 	for (i = 0; i < warm; i++)
 		asm volatile("ld.const.u32 %0, [%0];" : "+r"(p)::"memory");
-	o0 = gp_clock();
-	o1 = gp_clock();
-	cs->ns0 = gp_ns();
-	cs->clk0 = gp_clock();
-	t0 = gp_clock();
-	for (i = 0; i + 32 <= steps; i += 32) {
-		GP_REP32(asm volatile("ld.const.u32 %0, [%0];" : "+r"(p)::"memory");)
-	}
-	for (; i < steps; i++)
-		asm volatile("ld.const.u32 %0, [%0];" : "+r"(p)::"memory");
-	t1 = gp_clock();
-	cs->clk1 = gp_clock();
-	cs->ns1 = gp_ns();
+	GP_CHASE_TIMED(steps, asm volatile("ld.const.u32 %0, [%0];" : "+r"(p)::"memory"););
 	out[0] = p;
 	out[1] = t1 - t0;
 	out[2] = o1 - o0;
@@ -165,10 +141,7 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 		u64 t0, t1;                                                                        \
 		for (unsigned i = threadIdx.x; i < blockDim.x * 2u * (W); i += blockDim.x)       \
 			((unsigned *)s_buf)[i] = i * 2654435761u;                                  \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		/* every warp starts its loads after t0: no warp is ahead of the timer */          \
 		__syncthreads();                                                                   \
 		t0 = gp_clock();                                                                   \
@@ -184,10 +157,7 @@ extern "C" __global__ void lat_const(unsigned start, long long warm, long long s
 		}                                                                                  \
 		__syncthreads();                                                                   \
 		t1 = gp_clock();                                                                   \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->clk1 = gp_clock();                                                     \
-			cs->ns1 = gp_ns();                                                         \
-		}                                                                                  \
+		gp_clock_end(cs);                                                                  \
 		if (threadIdx.x == 0)                                                              \
 			cycles[blockIdx.x] = t1 - t0;                                              \
 		if (acc == 0x9e3779b9u) /* practically never: keeps acc live */                   \

@@ -289,7 +289,7 @@ static void bank_smem_report(FILE *md, const struct gp_table *t, const struct gp
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_smem, lat_smem_derive, lat_smem_report);
-GP_ANALYSIS(lat_const, lat_const_derive, lat_const_report);
-GP_ANALYSIS(bw_smem, bw_smem_derive, bw_smem_report);
+GP_ANALYSIS_BY_NAME(lat_smem);
+GP_ANALYSIS_BY_NAME(lat_const);
+GP_ANALYSIS_BY_NAME(bw_smem);
 GP_ANALYSIS(bank_smem, NULL, bank_smem_report);

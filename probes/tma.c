@@ -285,9 +285,7 @@ static void lat_tma_sample(struct gp_meas *m)
 static void lat_tma_finish(struct gp_meas *m)
 {
 	const struct lat_tma *c = m->ctx;
-	const double cyc = gp_meas_stat(m, "cycles_per_copy", GP_MEDIAN);
-
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
+	gp_meas_latency_ns(m, "cycles_per_copy");
 	/* No copy lands faster than shared memory takes its bytes (128 B/clk). */
 	gp_meas_floor(m, "the fastest copy", gp_meas_stat(m, "fastest_copy_cycles", GP_MIN),
 		      (double)c->g.box_bytes / 128.0, 0.0, "cycles");

@@ -70,10 +70,7 @@ __device__ __forceinline__ void tma_lat_body(const CUtensorMap *map, const tma_g
 	unsigned long long sum = 0, lo = ~0ull, hi = 0;
 	unsigned bad = 0, words = 0, parity = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	if (lane == 0) {
 		mbar_init(bar, 1);
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -107,10 +104,7 @@ __device__ __forceinline__ void tma_lat_body(const CUtensorMap *map, const tma_g
 		}
 	bad = __reduce_add_sync(0xffffffffu, bad);
 	words = __reduce_add_sync(0xffffffffu, words);
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
+	gp_clock_end(cs);
 	if (lane == 0) {
 		out[0] = sum;
 		out[1] = lo;
@@ -135,15 +129,10 @@ __device__ __forceinline__ void tma_bw_body(const CUtensorMap *map, const tma_ge
 	unsigned char *ring = tma_smem + TMA_BARRIER_BYTES;
 	unsigned bad = 0, words = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	if (threadIdx.x == 0) {
-		for (int s = 0; s < stages; s++) {
-			mbar_init(full + 8 * s, 1);
-			mbar_init(empty + 8 * s, TMA_CONSUMER_WARPS);
-		}
+		for (int s = 0; s < stages; s++)
+			tma_stage_init(full, empty, s);
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 	}
 	__syncthreads();
@@ -160,19 +149,7 @@ __device__ __forceinline__ void tma_bw_body(const CUtensorMap *map, const tma_ge
 			}
 		}
 	} else if (warp > 0) {
-		for (unsigned i = 0, s = 0, ph = 0; i < mine; i++) {
-			int c[TMA_MAX_RANK];
-			const unsigned long long origin = tma_box_origin(&g, RANK, (blockIdx.x + i * G) & (g.nboxes - 1), c);
-			mbar_wait(full + 8 * s, ph);
-			bad += check_box<RANK>(&g, g.box_bytes, ring + s * stride, origin, threadIdx.x - 32, 32 * TMA_CONSUMER_WARPS, &words);
-			__syncwarp();
-			if (lane == 0)
-				mbar_arrive(empty + 8 * s);
-			if (++s == (unsigned)stages) {
-				s = 0;
-				ph ^= 1;
-			}
-		}
+		TMA_CONSUME(blockIdx.x, G, ring);
 	}
 	gp_clock_end_grid(cs);
 	out[2 * (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x)] = bad;
@@ -286,10 +263,7 @@ __device__ __forceinline__ void cpa_body(const unsigned char *src, unsigned long
 	const unsigned long long chunk = (unsigned long long)T * CPA_VEC * W; /* chunk c's word j holds c * chunk / 4 + j */
 	unsigned bad = 0, words = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	if (ASYNC) {
 #if __CUDA_ARCH__ >= 800
 		for (int i = 0; i < stages - 1; i++)

@@ -311,10 +311,9 @@ struct cpasync {
 
 static const struct cpa_method *cpa_find(const char *name)
 {
-	for (size_t i = 0; i < GP_ARRAY_SIZE(cpa_methods); i++)
-		if (!strcmp(cpa_methods[i].name, name))
-			return &cpa_methods[i];
-	return &cpa_methods[0];
+	const struct cpa_method *k = GP_FIND_NAME(cpa_methods, GP_ARRAY_SIZE(cpa_methods), name);
+
+	return k ? k : &cpa_methods[0];
 }
 
 /* Chunks of threads x CPA_VEC x width bytes, a power of two of them in the footprint; an L2

@@ -31,4 +31,34 @@ __device__ __forceinline__ unsigned check_box(const tma_geom *g, unsigned long l
 	return bad;
 }
 
+#if __CUDA_ARCH__ >= 900
+/* Stage s's barriers of a ring: full[s] waits for the producer's one arrival (with the box's
+ * bytes), empty[s] for one arrival per consumer warp. */
+__device__ __forceinline__ void tma_stage_init(unsigned full, unsigned empty, int s)
+{
+	mbar_init(full + 8 * s, 1);
+	mbar_init(empty + 8 * s, TMA_CONSUMER_WARPS);
+}
+#endif
+
+/* The consumer warps' side of a ring of `stages` boxes at RING (full[s]: the bytes landed,
+ * empty[s]: the consumers are done with it), warps 1 .. TMA_CONSUMER_WARPS: for each of the
+ * block's `mine` boxes (box FIRST + i * STEP), wait for its stage, check every word (bad, words),
+ * release the stage. The caller's g, stages, mine, full, empty, stride, lane, bad and words. */
+#define TMA_CONSUME(FIRST, STEP, RING)                                                             \
+	for (unsigned i = 0, s = 0, ph = 0; i < mine; i++) {                                       \
+		int c[TMA_MAX_RANK];                                                               \
+		const unsigned long long origin = tma_box_origin(&g, RANK, ((FIRST) + i * (STEP)) & (g.nboxes - 1), c); \
+		mbar_wait(full + 8 * s, ph);                                                       \
+		bad += check_box<RANK>(&g, g.box_bytes, (RING) + s * stride, origin, threadIdx.x - 32, \
+				       32 * TMA_CONSUMER_WARPS, &words);                           \
+		__syncwarp();                                                                      \
+		if (lane == 0)                                                                     \
+			mbar_arrive(empty + 8 * s);                                                \
+		if (++s == (unsigned)stages) {                                                     \
+			s = 0;                                                                     \
+			ph ^= 1;                                                                   \
+		}                                                                                  \
+	}
+
 #endif

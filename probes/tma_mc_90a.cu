@@ -55,18 +55,7 @@ __device__ __forceinline__ void mbar_arrive_rank(unsigned bar, unsigned rank)
 }
 
 /* Until the phase of this parity has completed, acquiring what the arrivals of other ranks released. */
-__device__ __forceinline__ void mbar_wait_cluster(unsigned bar, unsigned parity)
-{
-	unsigned done;
-
-	do {
-		asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
-			     "selp.u32 %0, 1, 0, p;\n\t}"
-			     : "=r"(done)
-			     : "r"(bar), "r"(parity)
-			     : "memory");
-	} while (!done);
-}
+MBAR_WAIT_FN(mbar_wait_cluster, ".acquire.cluster")
 
 __device__ __forceinline__ void cluster_sync(void)
 {
@@ -129,14 +118,10 @@ __device__ __forceinline__ void tma_mc_body(const CUtensorMap *map, const tma_ge
 	const unsigned mine = (unsigned)(total > cl ? (total - cl + ncl - 1) / ncl : 0);
 	unsigned bad = 0, words = 0;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
+	gp_clock_begin(cs);
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < stages; s++) {
-			mbar_init(full + 8 * s, 1);
-			mbar_init(empty + 8 * s, TMA_CONSUMER_WARPS);
+			tma_stage_init(full, empty, s);
 			mbar_init(cl_empty + 8 * s, csize);
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -147,20 +132,7 @@ __device__ __forceinline__ void tma_mc_body(const CUtensorMap *map, const tma_ge
 	if (warp == 0 && lane == 0) {
 		tma_mc_produce<RANK>(map, g, stages, mine, cl, ncl, rank, csize);
 	} else if (warp > 0) {
-		for (unsigned i = 0, s = 0, ph = 0; i < mine; i++) {
-			int c[TMA_MAX_RANK];
-			const unsigned long long origin = tma_box_origin(&g, RANK, (cl + i * ncl) & (g.nboxes - 1), c);
-			mbar_wait(full + 8 * s, ph);
-			bad += check_box<RANK>(&g, g.box_bytes, tma_smem + TMA_BARRIER_BYTES + s * stride, origin,
-					       threadIdx.x - 32, 32 * TMA_CONSUMER_WARPS, &words);
-			__syncwarp();
-			if (lane == 0)
-				mbar_arrive(empty + 8 * s);
-			if (++s == (unsigned)stages) {
-				s = 0;
-				ph ^= 1;
-			}
-		}
+		TMA_CONSUME(cl, ncl, tma_smem + TMA_BARRIER_BYTES);
 	}
 	gp_clock_end_grid(cs);
 	__syncwarp();

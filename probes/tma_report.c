@@ -65,7 +65,6 @@ struct section {
 static void section(FILE *md, const struct gp_table *t, const struct gp_table *ref, const struct section *s)
 {
 	const char *v = gp_reference_opt(ref, s->exp, s->ref_key), *heads[SECTION_MAX_COLS];
-
 	const char *cols[SECTION_MAX_COLS];
 	size_t n = 0;
 
@@ -83,6 +82,18 @@ static void section(FILE *md, const struct gp_table *t, const struct gp_table *r
 	if (v)
 		fprintf(md, "- Published: %s %s.\n", s->ref_what, v);
 }
+
+/* Experiment name's analysis: name_derive and a section of its table name_cols. */
+#define SECTION(name, ref_key_, ref_what_, intro_)                                                 \
+	static void name##_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)  \
+	{                                                                                          \
+		static const struct section sec = {                                                \
+			.intro = intro_, .exp = #name, .ref_key = ref_key_, .ref_what = ref_what_, \
+			.cols = name##_cols, .n = GP_ARRAY_SIZE(name##_cols),                      \
+		};                                                                                 \
+		section(md, t, ref, &sec);                                                         \
+	}                                                                                          \
+	GP_ANALYSIS_BY_NAME(name)
 
 /* ------------------------------------------------------------------ lat_tma */
 
@@ -116,21 +127,13 @@ static const char *const lat_tma_cols[][2] = {
 	{ "status", "status" },
 };
 
-static void lat_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
-{
-	static const struct section sec = {
-		.intro = "One TMA copy at a time (one warp), from before its `mbarrier.arrive.expect_tx` to the "
-			 "`mbarrier.try_wait.parity` that sees its bytes land, clock64 cycles; `bulk` is `cp.async.bulk`, "
-			 "`Nd` is `cp.async.bulk.tensor.Nd` over a tiled UINT32 tensor map (box dims: elements per "
-			 "dimension, dimension 0 first). L2: the same boxes copied once untimed first; HBM: boxes never "
-			 "copied before over a footprint above twice L2 (random boxes: TLB misses included). Every word "
-			 "of every box is checked against its source.",
-		.exp = "lat_tma", .ref_key = "published_latency_cycles", .ref_what = "TMA load latency (cycles)",
-		.cols = lat_tma_cols, .n = GP_ARRAY_SIZE(lat_tma_cols),
-	};
-
-	section(md, t, ref, &sec);
-}
+SECTION(lat_tma, "published_latency_cycles", "TMA load latency (cycles)",
+	"One TMA copy at a time (one warp), from before its `mbarrier.arrive.expect_tx` to the "
+	"`mbarrier.try_wait.parity` that sees its bytes land, clock64 cycles; `bulk` is `cp.async.bulk`, "
+	"`Nd` is `cp.async.bulk.tensor.Nd` over a tiled UINT32 tensor map (box dims: elements per "
+	"dimension, dimension 0 first). L2: the same boxes copied once untimed first; HBM: boxes never "
+	"copied before over a footprint above twice L2 (random boxes: TLB misses included). Every word "
+	"of every box is checked against its source.");
 
 /* ------------------------------------------------------------------ bw_tma */
 
@@ -165,22 +168,14 @@ static const char *const bw_tma_cols[][2] = {
 	{ "status", "status" },
 };
 
-static void bw_tma_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
-{
-	static const struct section sec = {
-		.intro = "TMA loads streaming an HBM footprint (read once) into shared memory: one producer lane per block "
-			 "issues into a ring of `stages` boxes (an mbarrier per stage), four consumer warps check every "
-			 "word and release the stage. Ceiling: the HBM datasheet rate (a footprint under twice L2, level "
-			 "l2+hbm: shared memory's 128 B/clk/SM). bw_cpasync's `ldg16` rows are the ld.global streaming "
-			 "rate of the same kind of footprint (profile: ldg_stream_GBps). GB/s at the median repetition, best GB/s "
-			 "at the best one: HBM streaming times can be bimodal, and the profile's rates are the best "
-			 "repetition's on both sides (STREAM's best rate).",
-		.exp = "bw_tma", .ref_key = "luo_tma_gemm_speedup", .ref_what = "TMA's asynchronous model in a matrix multiplication (speedup over the synchronous one)",
-		.cols = bw_tma_cols, .n = GP_ARRAY_SIZE(bw_tma_cols),
-	};
-
-	section(md, t, ref, &sec);
-}
+SECTION(bw_tma, "luo_tma_gemm_speedup", "TMA's asynchronous model in a matrix multiplication (speedup over the synchronous one)",
+	"TMA loads streaming an HBM footprint (read once) into shared memory: one producer lane per block "
+	"issues into a ring of `stages` boxes (an mbarrier per stage), four consumer warps check every "
+	"word and release the stage. Ceiling: the HBM datasheet rate (a footprint under twice L2, level "
+	"l2+hbm: shared memory's 128 B/clk/SM). bw_cpasync's `ldg16` rows are the ld.global streaming "
+	"rate of the same kind of footprint (profile: ldg_stream_GBps). GB/s at the median repetition, best GB/s "
+	"at the best one: HBM streaming times can be bimodal, and the profile's rates are the best "
+	"repetition's on both sides (STREAM's best rate).");
 
 /* ------------------------------------------------------------------ bw_tma_mc */
 
@@ -220,22 +215,14 @@ static const char *const bw_tma_mc_cols[][2] = {
 	{ "status", "status" },
 };
 
-static void bw_tma_mc_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
-{
-	static const struct section sec = {
-		.intro = "bw_tma with cluster multicast: in each cluster of `cluster` blocks, rank 0's producer lane issues "
-			 "every box once with `cp.async.bulk.tensor.Nd...multicast::cluster` and a ctaMask of all ranks; the "
-			 "box lands in every rank's ring and completes on every rank's own mbarrier, every rank's four "
-			 "consumer warps check every word of their copy, and rank 0 reuses a stage only after every rank "
-			 "released it. Read: the footprint (once) over the time, against the HBM datasheet rate; landed: "
-			 "cluster x that, the bytes written into shared memory, against 128 B/clk/SM over all SMs at the "
-			 "measured clock.",
-		.exp = "bw_tma_mc", .ref_key = "published_multicast_GBps", .ref_what = "TMA multicast throughput",
-		.cols = bw_tma_mc_cols, .n = GP_ARRAY_SIZE(bw_tma_mc_cols),
-	};
-
-	section(md, t, ref, &sec);
-}
+SECTION(bw_tma_mc, "published_multicast_GBps", "TMA multicast throughput",
+	"bw_tma with cluster multicast: in each cluster of `cluster` blocks, rank 0's producer lane issues "
+	"every box once with `cp.async.bulk.tensor.Nd...multicast::cluster` and a ctaMask of all ranks; the "
+	"box lands in every rank's ring and completes on every rank's own mbarrier, every rank's four "
+	"consumer warps check every word of their copy, and rank 0 reuses a stage only after every rank "
+	"released it. Read: the footprint (once) over the time, against the HBM datasheet rate; landed: "
+	"cluster x that, the bytes written into shared memory, against 128 B/clk/SM over all SMs at the "
+	"measured clock.");
 
 /* ------------------------------------------------------------------ bw_cpasync */
 
@@ -273,22 +260,9 @@ static const char *const bw_cpasync_cols[][2] = {
 	{ "status", "status" },
 };
 
-static void bw_cpasync_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
-{
-	static const struct section sec = {
-		.intro = "Streaming global memory into shared memory with `cp.async` (LDGSTS; `.ca` caches in L1, `.cg` "
-			 "does not) in a ring of `stages` chunks, against `ld.global` + `st.shared` of the same width "
-			 "(stages 1: one chunk in registers per thread at a time). HBM: a footprint above twice L2 read "
-			 "once, against the datasheet rate; L2: one under half of L2 read in passes, against what shared "
-			 "memory takes (128 B/clk/SM). Every word is checked after the barrier.",
-		.exp = "bw_cpasync", .ref_key = "published_throughput", .ref_what = "cp.async throughput",
-		.cols = bw_cpasync_cols, .n = GP_ARRAY_SIZE(bw_cpasync_cols),
-	};
-
-	section(md, t, ref, &sec);
-}
-
-GP_ANALYSIS(lat_tma, lat_tma_derive, lat_tma_report);
-GP_ANALYSIS(bw_tma, bw_tma_derive, bw_tma_report);
-GP_ANALYSIS(bw_tma_mc, bw_tma_mc_derive, bw_tma_mc_report);
-GP_ANALYSIS(bw_cpasync, bw_cpasync_derive, bw_cpasync_report);
+SECTION(bw_cpasync, "published_throughput", "cp.async throughput",
+	"Streaming global memory into shared memory with `cp.async` (LDGSTS; `.ca` caches in L1, `.cg` "
+	"does not) in a ring of `stages` chunks, against `ld.global` + `st.shared` of the same width "
+	"(stages 1: one chunk in registers per thread at a time). HBM: a footprint above twice L2 read "
+	"once, against the datasheet rate; L2: one under half of L2 read in passes, against what shared "
+	"memory takes (128 B/clk/SM). Every word is checked after the barrier.");

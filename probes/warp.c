@@ -84,23 +84,17 @@ static int lat_warp_setup(struct gp_meas *m)
 static void lat_warp_sample(struct gp_meas *m)
 {
 	const struct lat_warp *c = m->ctx;
-	double mn = INFINITY, ov = 0;
+	double mn, ov;
 
 	gp_meas_check_u32(m, "lane", c->h_out, c->want, 32, 32);
-	for (unsigned i = 0; i < 32; i++) {
-		mn = fmin(mn, gp_chain_cycles_per_step((double)c->h_cyc[2 * i], (double)c->h_cyc[2 * i + 1],
-						       (double)c->steps));
-		ov += (double)c->h_cyc[2 * i + 1] / 32.0;
-	}
+	mn = gp_chain_fastest(c->h_cyc, (double)c->steps, &ov);
 	gp_sample(m, "cycles_per_step", isnan(mn) || isinf(mn) ? 0 : mn);
 	gp_sample(m, "timer_overhead_cycles", ov);
 }
 
 static void lat_warp_finish(struct gp_meas *m)
 {
-	const double cyc = gp_meas_stat(m, "cycles_per_step", GP_MEDIAN);
-
-	gp_meas_num(m, "latency_ns", cyc / gp_meas_mhz(m) * 1e3);
+	gp_meas_latency_ns(m, "cycles_per_step");
 	gp_meas_floor(m, "a dependent warp step", gp_meas_stat(m, "cycles_per_step", GP_MIN), 1.0, 0, "cycles");
 }
 

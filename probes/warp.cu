@@ -102,10 +102,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		const unsigned l = lane_id(), src = (l + 1u) & 31u;                                \
 		unsigned x0 = START(l, 0u), x1 = START(l, 1u), x2 = START(l, 2u), x3 = START(l, 3u); \
 		unsigned x4 = START(l, 4u), x5 = START(l, 5u), x6 = START(l, 6u), x7 = START(l, 7u); \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		LOOP_##sh for (int i = 0; i < iters; i++)                                         \
 			asm volatile("{\n\t" PRE8_##frame GP_REP32(STEP8(sh, op)) POST8_##frame "}" \
 				     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), \

@@ -84,21 +84,13 @@ const struct gp_warp_op gp_warp_ops[] = {
 #undef WARP
 };
 
-const size_t gp_nwarp_ops = GP_ARRAY_SIZE(gp_warp_ops);
+GP_TABLE_LOOKUP(struct gp_warp_op, gp_warp_ops, gp_nwarp_ops, gp_warp_find)
 
 const char gp_warp_names_sp[] =
 #define WARP(name, ...) " " #name
 #include "warp.list"
 #undef WARP
 	;
-
-const struct gp_warp_op *gp_warp_find(const char *name)
-{
-	for (size_t i = 0; name && i < gp_nwarp_ops; i++)
-		if (!strcmp(gp_warp_ops[i].name, name))
-			return &gp_warp_ops[i];
-	return NULL;
-}
 
 void gp_warp_chain(const struct gp_warp_op *d, unsigned chain, long trips, long steps, uint32_t v[32])
 {

@@ -66,14 +66,8 @@ static const struct {
 
 static void lat_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double v = gp_table_num(t, r, "cycles_per_step");
-		char key[64];
-		if (!gp_table_row_ok(t, r) || isnan(v))
-			continue;
-		snprintf(key, sizeof key, "warp_%s_latency_cycles", gp_table_get(t, r, "op"));
-		gp_profile_add(prof, key, v, "cycles", "dependent chain, one warp, clock64", "lat_warp");
-	}
+	gp_profile_rows(prof, t, "cycles_per_step", "warp_%s_latency_cycles", "op", NULL, "cycles",
+			"dependent chain, one warp, clock64", "lat_warp");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(lat_keys); i++) {
 		const double v = op_value(t, lat_keys[i].op, "cycles_per_step");
 		if (!isnan(v))
@@ -81,7 +75,7 @@ static void lat_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 	}
 }
 
-GP_ANALYSIS(lat_warp, lat_warp_derive, lat_warp_report);
+GP_ANALYSIS_BY_NAME(lat_warp);
 
 static void tput_warp_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
@@ -112,7 +106,7 @@ static void tput_warp_derive(struct gp_profile *prof, const struct gp_table *t)
 			       "__shfl_xor_sync, 8 independent chains/thread, all SMs, events", "tput_warp");
 }
 
-GP_ANALYSIS(tput_warp, tput_warp_derive, tput_warp_report);
+GP_ANALYSIS_BY_NAME(tput_warp);
 
 /* ---------------------------------------------------------------- lat_barrier */
 
@@ -172,4 +166,4 @@ static void lat_barrier_derive(struct gp_profile *prof, const struct gp_table *t
 		gp_profile_add(prof, "mbarrier_cycles", mb, "cycles", method, "lat_barrier");
 }
 
-GP_ANALYSIS(lat_barrier, lat_barrier_derive, lat_barrier_report);
+GP_ANALYSIS_BY_NAME(lat_barrier);

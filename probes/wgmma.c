@@ -69,10 +69,7 @@ struct wg_point {
 
 static const struct wg_type *wg_type_find(const char *name)
 {
-	for (size_t i = 0; i < GP_ARRAY_SIZE(wg_types); i++)
-		if (!strcmp(wg_types[i].name, name))
-			return &wg_types[i];
-	return NULL;
+	return GP_FIND_NAME(wg_types, GP_ARRAY_SIZE(wg_types), name);
 }
 
 /* 2: the list has (type, n, src, sparse); 1: it has the form at another N only; 0: not at all. */

@@ -166,10 +166,7 @@ __device__ __forceinline__ void wg_setup(unsigned char *smem, unsigned fill, int
 		unsigned long long da, db, t;                                                      \
 		unsigned mn, mx;                                                                   \
 		wg_setup(smem, fill, SP, &da, &db);                                                \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		asm volatile("{\n\t" WG_PROLOGUE(T, N) "mov.u64 t0, %%clock64;\n\t" LOOP           \
 			     "mov.u64 t1, %%clock64;\n\tsub.u64 %0, t1, t0;\n\t" WG_EPILOGUE(T, N) "}" \
 			     : "=l"(t), "=r"(mn), "=r"(mx)                                         \

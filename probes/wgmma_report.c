@@ -78,7 +78,7 @@ static void lat_wgmma_report(FILE *md, const struct gp_table *t, const struct gp
 	fputc('\n', md);
 }
 
-GP_ANALYSIS(lat_wgmma, lat_wgmma_derive, lat_wgmma_report);
+GP_ANALYSIS_BY_NAME(lat_wgmma);
 
 /* ---------------------------------------------------------------- H011 tput_wgmma */
 
@@ -184,4 +184,4 @@ static void tput_wgmma_report(FILE *md, const struct gp_table *t, const struct g
 	tput_wgmma_peaks(md, ref);
 }
 
-GP_ANALYSIS(tput_wgmma, tput_wgmma_derive, tput_wgmma_report);
+GP_ANALYSIS_BY_NAME(tput_wgmma);

@@ -93,11 +93,34 @@ static void test_tlb_evidence(void **state)
 	gp_profile_free(&p);
 }
 
+/* lat_atomic and lat_warp: one key per ok row with a latency, named by its cells; a failed row or
+ * one without a number publishes nothing. */
+static void test_latency_keys_per_row(void **state)
+{
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	derive("lat_atomic",
+	       "op,space,cycles_per_op,status\n"
+	       "add_u32,global,612.5,ok\nadd_u32,shared,44,ok\ncas_u32,global,700,failed: x\nmax_u32,global,,ok\n",
+	       &p);
+	assert_int_equal(p.n, 2);
+	assert_string_equal(key(&p, "atomic_global_add_u32_latency_cycles"), "612.5");
+	assert_string_equal(key(&p, "atomic_shared_add_u32_latency_cycles"), "44");
+	gp_profile_free(&p);
+	memset(&p, 0, sizeof p);
+	derive("lat_warp", "op,cycles_per_step,status\nshfl_bfly,23,ok\nvote_any,,ok\n", &p);
+	assert_string_equal(key(&p, "warp_shfl_bfly_latency_cycles"), "23");
+	assert_null(key(&p, "warp_vote_any_latency_cycles"));
+	gp_profile_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_curve_names_no_level),
 		cmocka_unit_test(test_tlb_evidence),
+		cmocka_unit_test(test_latency_keys_per_row),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);

@@ -32,6 +32,25 @@ static void test_chain_latency(void **state)
 	assert_true(isnan(gp_chain_cycles_per_step(100.0, 0.0, 0.0)));
 }
 
+/* One warp's lanes: the fastest lane's cycles per step (a lane whose timer cost exceeds its time
+ * has none) and the mean timer cost; no lane with a time leaves INFINITY. */
+static void test_chain_fastest(void **state)
+{
+	uint64_t cyc[64];
+	double ov;
+
+	for (unsigned i = 0; i < 32; i++) {
+		cyc[2 * i] = 4096 + 64 * i + 40; /* lane i: 4 + i / 16 cycles a step over 1024 steps */
+		cyc[2 * i + 1] = 40 + (i % 2) * 2;
+	}
+	cyc[0] = 10; /* lane 0: its timer cost exceeds its time */
+	NEAR(gp_chain_fastest(cyc, 1024.0, &ov), (4096.0 + 64 + 40 - 42) / 1024.0, 1e-12);
+	NEAR(ov, 41.0, 1e-12);
+	for (unsigned i = 0; i < 32; i++)
+		cyc[2 * i] = 0;
+	assert_true(isinf(gp_chain_fastest(cyc, 1024.0, &ov)));
+}
+
 static void test_warps_to_hide(void **state)
 {
 	/* GT200: 31.5 cycles latency, 4 cycles/warp: 7.875 warps (seed 000 M003 says about 8). */
@@ -338,7 +357,8 @@ static void test_half_fma(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_chain_latency), cmocka_unit_test(test_warps_to_hide),
+		cmocka_unit_test(test_chain_latency), cmocka_unit_test(test_chain_fastest),
+		cmocka_unit_test(test_warps_to_hide),
 		cmocka_unit_test(test_ops_per_clk),   cmocka_unit_test(test_knee_synthetic),
 		cmocka_unit_test(test_mix_model),     cmocka_unit_test(test_arch_rates),
 		cmocka_unit_test(test_half_fma),      cmocka_unit_test(test_list_complete),

@@ -82,6 +82,34 @@ static void test_distinct_and_max_ok(void **state)
 	gp_table_free(t);
 }
 
+/* A row by its cells: the first match from a row on, and the first ok match (a failed row with the
+ * same cells first is passed over); a missing column or value never matches. */
+static void test_find_rows(void **state)
+{
+	static const char *const cols[] = { "side", "sms", "status" };
+	static const char *const rows[][3] = { { "near", "all", "failed: x" }, { "far", "all", "ok" },
+					       { "near", "all", "ok" }, { "near", "one", "ok" } };
+	struct gp_table *t = gp_table_new(cols, 3);
+	char err[128];
+
+	(void)state;
+	assert_non_null(t);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(rows); i++) {
+		assert_int_equal(gp_row_begin(t), 0);
+		for (size_t c = 0; c < 3; c++)
+			assert_int_equal(gp_row_str(t, cols[c], rows[i][c]), 0);
+		assert_int_equal(gp_row_end(t, err, sizeof err), 0);
+	}
+	assert_int_equal(gp_table_find(t, 0, "side", "near", "sms", "all", NULL), 0);
+	assert_int_equal(gp_table_find(t, 1, "side", "near", "sms", "all", NULL), 2);
+	assert_int_equal(gp_table_find_ok(t, "side", "near", "sms", "all", NULL), 2);
+	assert_int_equal(gp_table_find_ok(t, "side", "near", "sms", "one", NULL), 3);
+	assert_int_equal(gp_table_find_ok(t, "side", "far", "sms", "one", NULL), -1);
+	assert_int_equal(gp_table_find_ok(t, "nope", "near", NULL), -1);
+	assert_int_equal(gp_table_find_ok(t, NULL), 1); /* no pairs: the first ok row */
+	gp_table_free(t);
+}
+
 static void test_build_rows(void **state)
 {
 	static const char *const cols[] = { "name", "ms", "count" };
@@ -521,6 +549,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_rows),
 		cmocka_unit_test(test_distinct_and_max_ok),
+		cmocka_unit_test(test_find_rows),
 		cmocka_unit_test(test_row_protocol),
 		cmocka_unit_test(test_row_with_unset_column_refused),
 		cmocka_unit_test(test_unknown_column_refused),

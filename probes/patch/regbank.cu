@@ -28,10 +28,7 @@
 		T a6 = in[NLIVE + 6], a7 = in[NLIVE + 7], s;                                       \
 		unsigned long long t0, t1;                                                         \
 		_Pragma("unroll") for (int k = 0; k < NLIVE; k++) v[k] = in[(k + threadIdx.x) % NLIVE]; \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->ns0 = gp_ns();                                                         \
-			cs->clk0 = gp_clock();                                                     \
-		}                                                                                  \
+		gp_clock_begin(cs);                                                                \
 		__syncthreads();                                                                   \
 		t0 = gp_clock();                                                                   \
 		_Pragma("unroll 1") for (int i = 0; i < iters; i++) {                              \
@@ -47,10 +44,7 @@
 		_Pragma("unroll") for (int k = 0; k < NLIVE; k++) s += v[k];                       \
 		out[tid] = s;                                                                      \
 		__syncthreads();                                                                   \
-		if (gp_is_clock_thread()) {                                                        \
-			cs->clk1 = gp_clock();                                                     \
-			cs->ns1 = gp_ns();                                                         \
-		}                                                                                  \
+		gp_clock_end(cs);                                                                  \
 	}
 
 #define CONS_F(x) "f"(x)

@@ -11,6 +11,16 @@
 #error "the chase loops are GP_REP16: change them with SP_WAIT_UNROLL"
 #endif
 
+// The timed region of every template, inside the clock sample: t0, `iters` trips of BODY (never
+// unrolled: the patched instructions are the loop's), t1.
+#define SP_TIMED(BODY)                                                                             \
+	gp_clock_begin(cs);                                                                        \
+	t0 = gp_clock();                                                                           \
+	_Pragma("unroll 1") for (int i = 0; i < iters; i++) {                                      \
+		BODY                                                                               \
+	}                                                                                          \
+	t1 = gp_clock()
+
 // One dependent chain per thread: x = fma(b, x, c), 256 per loop trip.
 extern "C" __global__ void stall_dep(float *out, unsigned long long *cycles, const float *bc, int iters,
 				     gp_clock_sample *cs)
@@ -20,22 +30,10 @@ extern "C" __global__ void stall_dep(float *out, unsigned long long *cycles, con
 	const float b = bc[0], c = bc[1];
 	unsigned long long t0, t1;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	t0 = gp_clock();
-#pragma unroll 1
-	for (int i = 0; i < iters; i++) {
-		GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c));)
-	}
-	t1 = gp_clock();
+	SP_TIMED(GP_REP256(asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(x) : "f"(b), "f"(c));));
 	out[tid] = x;
 	cycles[tid] = t1 - t0;
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
+	gp_clock_end(cs);
 }
 
 #define IND8(OP) OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7)
@@ -52,19 +50,9 @@ extern "C" __global__ void stall_ind(float *out, unsigned long long *cycles, con
 	float a4 = x0 + 0.25f, a5 = x0 + 0.3125f, a6 = x0 + 0.375f, a7 = x0 + 0.4375f;
 	unsigned long long t0, t1;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	t0 = gp_clock();
-#pragma unroll 1
-	for (int i = 0; i < iters; i++) {
-		GP_REP32(asm volatile(IND8(IND_OP)
-				      : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6),
-					"+f"(a7)
-				      : "f"(b), "f"(c));)
-	}
-	t1 = gp_clock();
+	SP_TIMED(GP_REP32(asm volatile(IND8(IND_OP)
+				       : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
+				       : "f"(b), "f"(c));));
 	out[SP_STALL_ILP * tid + 0] = a0;
 	out[SP_STALL_ILP * tid + 1] = a1;
 	out[SP_STALL_ILP * tid + 2] = a2;
@@ -74,10 +62,7 @@ extern "C" __global__ void stall_ind(float *out, unsigned long long *cycles, con
 	out[SP_STALL_ILP * tid + 6] = a6;
 	out[SP_STALL_ILP * tid + 7] = a7;
 	cycles[tid] = t1 - t0;
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
+	gp_clock_end(cs);
 }
 
 // A variable-latency load consumed at once: a pointer chase idx = tab[idx] & 0xfc (byte offsets)
@@ -97,22 +82,10 @@ extern "C" __global__ void stall_ldg(unsigned *out, unsigned long long *cycles, 
 	unsigned idx = 4u * (tid % SP_WAIT_RING);
 	unsigned long long t0, t1;
 
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	t0 = gp_clock();
-#pragma unroll 1
-	for (int i = 0; i < iters; i++) {
-		GP_REP16(asm volatile(CHASE_STEP_G : "+r"(idx) : "l"(tab) : "memory");)
-	}
-	t1 = gp_clock();
+	SP_TIMED(GP_REP16(asm volatile(CHASE_STEP_G : "+r"(idx) : "l"(tab) : "memory");));
 	out[tid] = idx;
 	cycles[tid] = t1 - t0;
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
+	gp_clock_end(cs);
 }
 
 extern "C" __global__ void stall_lds(unsigned *out, unsigned long long *cycles, const unsigned *tab, int iters,
@@ -127,20 +100,8 @@ extern "C" __global__ void stall_lds(unsigned *out, unsigned long long *cycles, 
 	for (unsigned i = tid; i < SP_WAIT_WORDS; i += blockDim.x)
 		stab[i] = tab[i];
 	__syncthreads();
-	if (gp_is_clock_thread()) {
-		cs->ns0 = gp_ns();
-		cs->clk0 = gp_clock();
-	}
-	t0 = gp_clock();
-#pragma unroll 1
-	for (int i = 0; i < iters; i++) {
-		GP_REP16(asm volatile(CHASE_STEP_S : "+r"(idx) : "r"(base) : "memory");)
-	}
-	t1 = gp_clock();
+	SP_TIMED(GP_REP16(asm volatile(CHASE_STEP_S : "+r"(idx) : "r"(base) : "memory");));
 	out[tid] = idx;
 	cycles[tid] = t1 - t0;
-	if (gp_is_clock_thread()) {
-		cs->clk1 = gp_clock();
-		cs->ns1 = gp_ns();
-	}
+	gp_clock_end(cs);
 }
