@@ -5,6 +5,7 @@
 #   make SM=all | SM=90  kernels for every supported sm / the sms named (mk/kernels.mk)
 #   make DEPS=.deps/root  use libcsv and cmocka unpacked outside the system paths (make deps)
 #   make run | quick     default / quick suite on GPU 0 into results/, then the report
+#                        (DEVICE=all, DEVICE=N or DEVICE=0,2: those GPUs, one run each)
 #   make test            the full test command: every test program; GPU tests run where a GPU is
 #                        present, else report themselves skipped
 #   make test-host       the host tests (units, CLI, report, layering) against a host-only
@@ -88,6 +89,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 HOST_TEST_BIN := $(TEST_HOST_SRC:tests/%.c=$(BUILD)/host/tests/%)
 
 RESULTS ?= results
+DEVICE ?= 0
 RUN ?= $(lastword $(sort $(wildcard $(RESULTS)/*/2*)))
 
 all: $(BIN) $(TEST_BIN) $(SGEMM_CUBINS)
@@ -211,13 +213,13 @@ test-host: host-programs check-layers $(TEST_FIXTURES)
 		tests/run.sh $(HOST_TEST_BIN) $(LINK_TEST)
 
 run: $(BIN)
-	$(Q)$(BIN) run --suite configs/default.csv --out $(RESULTS) --report
+	$(Q)$(BIN) run --suite configs/default.csv --device $(DEVICE) --out $(RESULTS) --report
 
 quick: $(BIN)
-	$(Q)$(BIN) run --suite configs/quick.csv --out $(RESULTS) --report
+	$(Q)$(BIN) run --suite configs/quick.csv --device $(DEVICE) --out $(RESULTS) --report
 
 paper: $(BIN)
-	$(Q)$(BIN) run --suite configs/paper.csv --out $(RESULTS) --report
+	$(Q)$(BIN) run --suite configs/paper.csv --device $(DEVICE) --out $(RESULTS) --report
 
 plots: $(BIN)
 	$(Q)test -n "$(RUN)" || { echo "make plots: no run directory (RUN=...)" >&2; exit 2; }

@@ -23,7 +23,9 @@
 	X(cuTensorMapEncodeTiled) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)       \
 	X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)        \
 	X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuOccupancyMaxActiveClusters)                     \
-	X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)
+	X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)             \
+	X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuDeviceCanAccessPeer)                   \
+	X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync)
 
 #define GP_CU_MEMBER(fn) __typeof__(fn) *fn;
 struct gp_cu {

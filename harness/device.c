@@ -1,6 +1,8 @@
 /* device.c — device attributes, primary context, embedded modules, launches and events. */
 #include "gp.h"
 #include "device.h"
+#include "nvml.h"
+#include "topo.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -114,6 +116,94 @@ void gp_device_close(struct gp_device *d)
 		}                                                                                  \
 	} while (0)
 
+/* The host NUMA node of a GPU: the driver's (-1 where it has none), else sysfs's. */
+static int numa_node(CUdevice dev, const char *bus)
+{
+	char path[96];
+	int v = -1;
+	FILE *f;
+
+	if (gp_cu.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, dev) == CUDA_SUCCESS && v >= 0)
+		return v;
+	snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/numa_node", bus);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v < 0 ? -1 : v;
+}
+
+static int p2p_attr(CUdevice_P2PAttribute a, CUdevice i, CUdevice j)
+{
+	int v = -1;
+
+	return gp_cu.cuDeviceGetP2PAttribute(&v, a, i, j) == CUDA_SUCCESS ? v : -1;
+}
+
+int gp_topo_read(struct gp_topo *t)
+{
+	CUdevice dev[GP_TOPO_MAX_GPUS];
+	char bus[GP_TOPO_BUS_LEN];
+	int count = 0;
+
+	gp_topo_init(t);
+	/* A device that did not come from the driver (test_isolate's stand-in) has no topology. */
+	if (!gp_cu.cuDeviceGetCount || gp_cu.cuDeviceGetCount(&count) != CUDA_SUCCESS || count < 1)
+		return GP_ENOGPU;
+	t->n = count < GP_TOPO_MAX_GPUS ? count : GP_TOPO_MAX_GPUS;
+	for (int i = 0; i < t->n; i++) {
+		struct gp_topo_gpu *g = &t->gpu[i];
+		if (gp_cu.cuDeviceGet(&dev[i], i) != CUDA_SUCCESS)
+			return GP_ENOGPU;
+		if (gp_cu.cuDeviceGetPCIBusId(bus, sizeof bus, dev[i]) != CUDA_SUCCESS ||
+		    gp_topo_bus_norm(bus, g->bus_id, sizeof g->bus_id))
+			snprintf(g->bus_id, sizeof g->bus_id, "unknown");
+		gp_cu.cuDeviceGetAttribute(&g->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev[i]);
+		gp_cu.cuDeviceGetAttribute(&g->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev[i]);
+		g->numa = numa_node(dev[i], g->bus_id);
+	}
+	for (int i = 0; i < t->n; i++)
+		for (int j = 0; j < t->n; j++) {
+			struct gp_topo_pair *p = &t->pair[i][j];
+			if (i == j)
+				continue;
+			p->access = p2p_attr(CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, dev[i], dev[j]);
+			p->rank = p2p_attr(CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, dev[i], dev[j]);
+			p->atomics = p2p_attr(CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED, dev[i], dev[j]);
+		}
+	gp_nvml_topology(t);
+	gp_topo_links(t);
+	return 0;
+}
+
+struct kv_sink {
+	struct gp_kv *kv;
+	size_t n, max;
+};
+
+static void kv_set(void *ctx, const char *key, const char *value)
+{
+	struct kv_sink *s = ctx;
+
+	if (s->n < s->max) {
+		snprintf(s->kv[s->n].key, sizeof s->kv[s->n].key, "%s", key);
+		snprintf(s->kv[s->n].value, sizeof s->kv[s->n].value, "%s", value);
+		s->n++;
+	}
+}
+
+static size_t describe_topo(struct gp_kv *kv, size_t max)
+{
+	struct gp_topo *t = malloc(sizeof *t);
+	struct kv_sink s = { kv, 0, max };
+
+	if (t && !gp_topo_read(t))
+		gp_topo_describe(t, kv_set, &s);
+	free(t);
+	return s.n;
+}
+
 size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t max)
 {
 	size_t n = 0;
@@ -148,7 +238,7 @@ size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t ma
 	KV("ecc_enabled", "%d", d->ecc);
 	KV("driver_version", "%d.%d", d->driver_version / 1000, (d->driver_version % 1000) / 10);
 	KV("toolkit_version", "%d.%d", CUDA_VERSION / 1000, (CUDA_VERSION % 1000) / 10);
-	return n;
+	return n + describe_topo(kv + n, max - n);
 }
 
 int gp_kernel(struct gp_device *d, const void *image, const char *name, CUfunction *fn)

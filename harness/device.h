@@ -45,7 +45,15 @@ void gp_slugify(const char *name, char *out, size_t len);
 struct gp_kv {
 	char key[48], value[320];
 };
+/* Room for a description: the device's keys and the topology of up to 16 GPUs (topo.h). */
+#define GP_DESC_MAX 640
+/* The device, then the host's GPU topology (gp_topo_read). */
 size_t gp_device_describe(const struct gp_device *d, struct gp_kv *kv, size_t max);
+
+/* The topology of every GPU this process sees (topo.h): bus ids, NUMA nodes and P2P attributes
+ * from the driver, PCIe paths and NVLinks from NVML where it loads. 0, or GP_ENOGPU. */
+struct gp_topo;
+int gp_topo_read(struct gp_topo *t);
 
 /* A kernel from an embedded image (module loaded once per device). A build without kernels (make
  * test-host) embeds GP_NO_IMAGE instead of each image: gp_kernel then says so, GP_EFAIL. */

@@ -86,7 +86,7 @@ static __attribute__((noreturn)) void child_main(const struct gp_isolation *iso,
 	struct gp_device dev;
 	struct gp_run run = { .dev = &dev, .reps = iso->reps, .warmup = iso->warmup, .reps_max = iso->reps_max,
 			      .target_rsd = iso->target_rsd, .max_point_s = iso->max_point_s };
-	char why[512], *cells[2 * 48 + 1] = { why };
+	char why[512], *cells[2 * GP_DESC_MAX + 1] = { why };
 	struct gp_msg m;
 	int rc;
 
@@ -95,8 +95,8 @@ static __attribute__((noreturn)) void child_main(const struct gp_isolation *iso,
 		_exit(rc);
 	}
 	if (describe) {
-		struct gp_kv d[48];
-		size_t k = gp_device_describe(&dev, d, GP_ARRAY_SIZE(d));
+		struct gp_kv *d = calloc(GP_DESC_MAX, sizeof *d);
+		size_t k = d ? gp_device_describe(&dev, d, GP_DESC_MAX) : 0;
 		cells[0] = dev.slug;
 		for (size_t i = 0; i < k; i++) {
 			cells[1 + 2 * i] = d[i].key;
@@ -105,6 +105,7 @@ static __attribute__((noreturn)) void child_main(const struct gp_isolation *iso,
 		if (gp_msg_send(fd, GP_MSG_DESC, 0, 0, cells, (uint32_t)(1 + 2 * k)) ||
 		    gp_msg_send_blob(fd, GP_MSG_DESC, &dev, sizeof dev))
 			_exit(GP_EIO);
+		free(d);
 	}
 	/* Idle, it waits without a deadline: the runner's watchdog times points, not the gaps. */
 	while (!*iso->interrupted && !gp_msg_recv(fd, &m, HUGE_VAL, iso->interrupted)) {

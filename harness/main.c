@@ -35,7 +35,8 @@ static const char usage[] =
 	"                            --target-rsd, up to N repetitions (reps..10000; default: off)\n"
 	"      --target-rsd PCT      the spread that is enough (default 0.5 %, 0.01..50)\n"
 	"      --max-point-s S       and at most S seconds of repetitions per point (default 10)\n"
-	"      --device N            GPU ordinal (default 0)\n"
+	"      --device N|LIST|all   GPU ordinal (default 0); a list N,M,... or all: one run\n"
+	"                            directory per GPU, one after the other (exit: the worst)\n"
 	"      --report              write REPORT.md and charts after the run\n"
 	"      --timeout S           watchdog per sweep point: a point silent for S seconds is\n"
 	"                            recorded as hung and the run goes on (default 300)\n"
@@ -123,6 +124,37 @@ static int opt_int(const char *opt, long min, long max, int *out)
 	return 0;
 }
 
+/* --device all, N, or N,M,...: distinct ordinals 0..63. */
+static int opt_devices(struct gp_run_opts *o)
+{
+	char buf[256], *save = NULL;
+
+	o->all_devices = !strcmp(optarg, "all");
+	o->ndevices = 0;
+	if (o->all_devices)
+		return 0;
+	snprintf(buf, sizeof buf, "%s", optarg);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long v;
+		if (gp_parse_long(tok, 0, 63, &v)) {
+			gp_err("--device: '%s' is not all, or GPU ordinals in 0..63 separated by commas", optarg);
+			return GP_EUSAGE;
+		}
+		for (int k = 0; k < o->ndevices; k++)
+			if (o->devices[k] == v) {
+				gp_err("--device: GPU %ld named twice in '%s'", v, optarg);
+				return GP_EUSAGE;
+			}
+		o->devices[o->ndevices++] = (int)v;
+	}
+	if (!o->ndevices || optarg[strlen(optarg) - 1] == ',' || optarg[0] == ',' || strstr(optarg, ",,")) {
+		gp_err("--device: '%s' is not all, or GPU ordinals in 0..63 separated by commas", optarg);
+		return GP_EUSAGE;
+	}
+	o->device = o->devices[0];
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 {
 	static const struct option opts[] = {
@@ -148,7 +180,7 @@ static int cmd_run(int argc, char **argv, char **full_argv, int full_argc)
 		case 'I': o.inprocess = 1; break;
 		case 'r': rc = opt_int("--reps", 1, 1000, &o.reps); break;
 		case 'w': rc = opt_int("--warmup", 0, 100, &o.warmup); break;
-		case 'd': rc = opt_int("--device", 0, 63, &o.device); break;
+		case 'd': rc = opt_devices(&o); break;
 		case 't': rc = opt_int("--timeout", 1, 86400, &secs), o.timeout_s = secs; break;
 		case 'M': rc = opt_int("--reps-max", 1, 10000, &o.reps_max); break;
 		case 'P': rc = opt_int("--max-point-s", 1, 3600, &secs), o.max_point_s = secs; break;

@@ -4,6 +4,7 @@
  * reason bits of nvmlClocksEventReasons (formerly ClocksThrottleReasons). */
 #include "gp.h"
 #include "nvml.h"
+#include "topo.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -135,4 +136,97 @@ const char *gp_nvml_reasons(unsigned long long reasons, char *buf, size_t len)
 	if (!used)
 		snprintf(buf, len, "none");
 	return buf;
+}
+
+/* ---------------------------------------------------------------- topology */
+
+/* nvmlPciInfo_t (NVML's ABI): the v2 remote-PCI call fills it. */
+struct gp_nvml_pci {
+	char bus_id_legacy[16];
+	unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+	char bus_id[32];
+};
+
+#define NVML_NVLINK_DEVICE_TYPE_SWITCH 2
+
+static struct {
+	int (*by_bus)(const char *, gp_nvml_device *);
+	int (*ancestor)(gp_nvml_device, gp_nvml_device, int *);
+	int (*link_state)(gp_nvml_device, unsigned, int *);
+	int (*link_version)(gp_nvml_device, unsigned, unsigned *);
+	int (*link_remote)(gp_nvml_device, unsigned, struct gp_nvml_pci *);
+	int (*link_type)(gp_nvml_device, unsigned, int *);
+	int (*pcie_gen)(gp_nvml_device, unsigned *);
+	int (*pcie_width)(gp_nvml_device, unsigned *);
+} tp;
+
+static int topo_syms(void)
+{
+	if (!nv.lib && !(nv.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)))
+		return -1;
+	*(void **)&nv.init = dlsym(nv.lib, "nvmlInit_v2");
+	*(void **)&nv.shutdown = dlsym(nv.lib, "nvmlShutdown");
+	*(void **)&tp.by_bus = dlsym(nv.lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	*(void **)&tp.ancestor = dlsym(nv.lib, "nvmlDeviceGetTopologyCommonAncestor");
+	*(void **)&tp.link_state = dlsym(nv.lib, "nvmlDeviceGetNvLinkState");
+	*(void **)&tp.link_version = dlsym(nv.lib, "nvmlDeviceGetNvLinkVersion");
+	*(void **)&tp.link_remote = dlsym(nv.lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+	*(void **)&tp.link_type = dlsym(nv.lib, "nvmlDeviceGetNvLinkRemoteDeviceType");
+	*(void **)&tp.pcie_gen = dlsym(nv.lib, "nvmlDeviceGetMaxPcieLinkGeneration");
+	*(void **)&tp.pcie_width = dlsym(nv.lib, "nvmlDeviceGetMaxPcieLinkWidth");
+	return nv.init && nv.shutdown && tp.by_bus && tp.ancestor ? 0 : -1;
+}
+
+/* Active links and their far ends. A far end NVML calls a switch, or (a driver without the
+ * device-type call) one that is none of our GPUs, is a switch link. */
+static void topo_links(struct gp_topo *t, int i, gp_nvml_device d)
+{
+	struct gp_topo_gpu *g = &t->gpu[i];
+
+	if (!tp.link_state || !tp.link_remote)
+		return;
+	for (unsigned l = 0; l < GP_TOPO_MAX_LINKS; l++) {
+		struct gp_nvml_pci pci;
+		unsigned ver = 0;
+		int active = 0, type = -1;
+		if (tp.link_state(d, l, &active) || active != 1 || tp.link_remote(d, l, &pci))
+			continue;
+		if (gp_topo_bus_norm(pci.bus_id, g->remote[g->nlinks], sizeof g->remote[0]))
+			snprintf(g->remote[g->nlinks], sizeof g->remote[0], "unknown");
+		if (tp.link_type)
+			tp.link_type(d, l, &type);
+		g->remote_switch[g->nlinks] = type >= 0 ? type == NVML_NVLINK_DEVICE_TYPE_SWITCH
+						       : gp_topo_find(t, g->remote[g->nlinks]) < 0;
+		if (!g->nvlink_version && tp.link_version && !tp.link_version(d, l, &ver))
+			g->nvlink_version = (int)ver;
+		g->nlinks++;
+	}
+}
+
+void gp_nvml_topology(struct gp_topo *t)
+{
+	gp_nvml_device d[GP_TOPO_MAX_GPUS] = { 0 };
+
+	if (topo_syms() || nv.init())
+		return;
+	for (int i = 0; i < t->n; i++) {
+		unsigned gen = 0, width = 0;
+		if (tp.by_bus(t->gpu[i].bus_id, &d[i])) {
+			d[i] = NULL;
+			continue;
+		}
+		topo_links(t, i, d[i]);
+		if (tp.pcie_gen && tp.pcie_width && !tp.pcie_gen(d[i], &gen) && !tp.pcie_width(d[i], &width)) {
+			t->gpu[i].pcie_gen = (int)gen;
+			t->gpu[i].pcie_width = (int)width;
+		}
+		t->nvml = 1;
+	}
+	for (int i = 0; i < t->n; i++)
+		for (int j = 0; j < t->n; j++) {
+			int level = -1;
+			if (i != j && d[i] && d[j] && !tp.ancestor(d[i], d[j], &level))
+				t->pair[i][j].level = level;
+		}
+	nv.shutdown();
 }

@@ -27,4 +27,10 @@ const char *gp_nvml_reasons(unsigned long long reasons, char *buf, size_t len);
 /* Reasons that mean the clock was held below what the card would otherwise run at. */
 unsigned long long gp_nvml_limiting(unsigned long long reasons);
 
+/* The topology's NVML part (topo.h) for the GPUs whose bus ids t holds: each pair's PCIe path
+ * (nvmlDeviceGetTopologyCommonAncestor), each GPU's active NVLinks and their far ends, its PCIe
+ * link. Sets t->nvml = 1 when NVML answered; without NVML t is left as it was. */
+struct gp_topo;
+void gp_nvml_topology(struct gp_topo *t);
+
 #endif

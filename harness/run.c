@@ -270,13 +270,15 @@ static const char *kv_get(const struct gp_kv *kv, size_t n, const char *key)
 	return "?";
 }
 
-int gp_cmd_run(const struct gp_run_opts *o)
+/* One GPU's run: its own child, run directory and meta.csv. *ngpus gets the number of GPUs the
+ * description says the host has (topo_gpus; 0 where it did not say). */
+static int run_one(const struct gp_run_opts *o, int *ngpus)
 {
 	struct gp_suite suite;
 	struct gp_device dev = { 0 };
 	struct gp_profile profile = { 0 };
 	struct gp_table **tables = NULL;
-	struct gp_kv kv[48];
+	struct gp_kv *kv = calloc(GP_DESC_MAX, sizeof *kv);
 	struct gp_progress progress = { .t0 = gp_now() };
 	struct gp_isolation iso = { .device = o->device, .reps = o->reps, .warmup = o->warmup,
 				    .reps_max = o->reps_max, .target_rsd = o->target_rsd,
@@ -287,8 +289,12 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	time_t started = time(NULL);
 	int rc, worst = 0, stop = 0;
 
-	if ((rc = prepare(o, &suite, suite_name, sizeof suite_name)))
+	if (!kv)
+		return GP_EFAIL;
+	if ((rc = prepare(o, &suite, suite_name, sizeof suite_name))) {
+		free(kv);
 		return rc;
+	}
 	for (size_t i = 0; i < suite.n; i++) {
 		struct gp_sweep sw;
 		gp_sweep_init(&sw, &suite.items[i], why, sizeof why);
@@ -299,14 +305,16 @@ int gp_cmd_run(const struct gp_run_opts *o)
 	gp_catch_signals();
 	iso.inprocess = o->inprocess;
 	iso.dev = &dev;
-	if ((rc = o->inprocess ? gp_inprocess_describe(o->device, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev)
-			       : gp_isolation_start(&iso, kv, GP_ARRAY_SIZE(kv), &nkv, slug, sizeof slug, &dev))) {
+	if ((rc = o->inprocess ? gp_inprocess_describe(o->device, kv, GP_DESC_MAX, &nkv, slug, sizeof slug, &dev)
+			       : gp_isolation_start(&iso, kv, GP_DESC_MAX, &nkv, slug, sizeof slug, &dev))) {
 		gp_suite_free(&suite);
+		free(kv);
 		return rc;
 	}
+	*ngpus = atoi(kv_get(kv, nkv, "topo_gpus"));
 	/* NVML only accounts for the conditions (clock, power, temperature, throttling): without it
 	 * the run measures as before and says once why those columns stay empty. */
-	if (nkv < GP_ARRAY_SIZE(kv)) {
+	if (nkv < GP_DESC_MAX) {
 		char nv[256];
 		struct gp_kv *k = &kv[nkv++];
 		snprintf(k->key, sizeof k->key, "nvml");
@@ -386,7 +394,35 @@ out:
 	gp_suite_free(&suite);
 	if (o->inprocess && dev.ctx)
 		gp_device_close(&dev);
+	free(kv);
 	return rc;
+}
+
+/* --device all or a list: the runs one after the other, each as if its GPU had been named alone;
+ * the exit status is the worst of theirs (interrupted ends the series). */
+int gp_cmd_run(const struct gp_run_opts *o)
+{
+	struct gp_run_opts one = *o;
+	int n = o->all_devices ? 1 : o->ndevices, worst = 0, ngpus = 0;
+
+	if (!o->all_devices && o->ndevices <= 1) {
+		one.device = o->ndevices ? o->devices[0] : o->device;
+		return run_one(&one, &ngpus);
+	}
+	for (int k = 0; k < n && !gp_signal; k++) {
+		int rc;
+		one.device = o->all_devices ? k : o->devices[k];
+		gp_info("gpuprobe: run %d: GPU %d\n", k + 1, one.device);
+		rc = run_one(&one, &ngpus);
+		if (o->all_devices && !k) {
+			n = ngpus > 0 ? ngpus : 1;
+			gp_info("gpuprobe: --device all: %d GPU%s\n", n, n > 1 ? "s" : "");
+		}
+		if (rc == GP_EUSAGE || rc == GP_ECONFIG)
+			return rc; /* the same for every GPU */
+		worst = rc > worst ? rc : worst;
+	}
+	return gp_signal ? GP_EINTR : worst;
 }
 
 int gp_cmd_list(void)
@@ -410,18 +446,21 @@ int gp_cmd_list(void)
 int gp_cmd_info(int device)
 {
 	struct gp_device dev;
-	struct gp_kv kv[40];
+	struct gp_kv *kv = calloc(GP_DESC_MAX, sizeof *kv);
 	char why[512];
 	size_t n;
-	int rc = gp_device_open(&dev, device, why, sizeof why);
+	int rc = kv ? gp_device_open(&dev, device, why, sizeof why) : GP_EFAIL;
 
 	if (rc) {
-		gp_err("%s", why);
+		if (kv)
+			gp_err("%s", why);
+		free(kv);
 		return rc;
 	}
-	n = gp_device_describe(&dev, kv, GP_ARRAY_SIZE(kv));
+	n = gp_device_describe(&dev, kv, GP_DESC_MAX);
 	for (size_t i = 0; i < n; i++)
 		printf("%-32s %s\n", kv[i].key, kv[i].value);
 	gp_device_close(&dev);
+	free(kv);
 	return 0;
 }

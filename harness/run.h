@@ -9,6 +9,10 @@ struct gp_run_opts {
 	const char *const *names; /* experiments named on the command line */
 	int nnames;
 	int reps, warmup, device;
+	/* --device all | N,M,...: one run (and run directory) per GPU, one after the other. With
+	 * all_devices the GPUs are 0 .. the count the first run's description gives (topo_gpus). */
+	int all_devices, ndevices;
+	int devices[64];
 	/* Repetitions that stop on noise (--reps-max): after `reps`, a point goes on while its
 	 * primary metric's relative standard deviation is above target_rsd, up to reps_max
 	 * repetitions or max_point_s seconds. reps_max <= reps: a fixed count. */

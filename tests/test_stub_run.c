@@ -311,6 +311,71 @@ static void test_probe_min_reps(void **state)
 	result_free(&r);
 }
 
+/* The stdout lines of a multi-GPU run: one run directory each, in order. */
+static int out_lines(const struct result *r, char lines[][PATH_MAX], int max)
+{
+	int n = 0;
+
+	for (const char *p = r->out; *p && n < max; n++) {
+		const size_t len = strcspn(p, "\n");
+		snprintf(lines[n], PATH_MAX, "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	return n;
+}
+
+/* --device all on two stub GPUs: a run directory per GPU, each with the host's topology and
+ * every ordered pair's rows (none ok: no kernel runs); on one, the p2p rows are n/a and it
+ * exits 0; a bad list is a usage error before any run. */
+static void test_device_all_through_stub(void **state)
+{
+	static const char *const one[] = { "GPUPROBE_STUB_GPUS=1", NULL };
+	static const char *const two[] = { "GPUPROBE_STUB_GPUS=2", NULL };
+	char root[PATH_MAX], dirs[4][PATH_MAX], ord[8];
+	struct gp_table *meta = NULL, *t;
+	struct result r;
+
+	NEED_STUB();
+	snprintf(root, sizeof root, "%s/results", (char *)*state);
+	r = STUB_RUN(two, "-q", "run", "--suite", "tests/stub/p2p.csv", "--device", "all", "--out", root);
+	if (r.status != GP_EVALID || out_lines(&r, dirs, 4) != 2) {
+		show(&r);
+		fail_msg("--device all on two stub GPUs: exit %d and %d directories, want %d and 2", r.status,
+			 out_lines(&r, dirs, 4), GP_EVALID);
+	}
+	for (int k = 0; k < 2; k++) {
+		snprintf(ord, sizeof ord, "%d", k);
+		assert_string_equal(meta_value(&meta, dirs[k], "device_ordinal"), ord);
+		assert_string_equal(meta_value(&meta, dirs[k], "topo_gpus"), "2");
+		assert_string_equal(meta_value(&meta, dirs[k], "topo_gpu1_pci_bus_id"), "0000:1c:00.0");
+		assert_non_null(strstr(meta_value(&meta, dirs[k], "topo_p2p_1_0"), "access yes"));
+		gp_table_free(meta);
+		meta = NULL;
+		t = load(dirs[k], "bw_p2p.csv");
+		assert_int_equal(t->nrows, 8); /* 4 modes x 2 ordered pairs */
+		for (size_t i = 0; i < t->nrows; i++)
+			assert_string_not_equal(gp_table_get(t, i, "status"), "ok");
+		gp_table_free(t);
+	}
+	result_free(&r);
+	r = STUB_RUN(one, "-q", "run", "--suite", "tests/stub/p2p.csv", "--device", "all", "--out", root);
+	if (r.status != 0 || out_lines(&r, dirs, 4) != 1) {
+		show(&r);
+		fail_msg("--device all on one stub GPU: exit %d, want 0 and one directory", r.status);
+	}
+	t = load(dirs[0], "lat_p2p.csv");
+	assert_int_equal(t->nrows, 1);
+	assert_string_equal(gp_table_get(t, 0, "status"), "n/a: one GPU");
+	gp_table_free(t);
+	result_free(&r);
+	r = STUB_RUN(two, "-q", "run", "--suite", "tests/stub/p2p.csv", "--device", "1,1", "--out", root);
+	one_line_error(&r, GP_EUSAGE, "GPU 1 named twice");
+	result_free(&r);
+	r = STUB_RUN(two, "-q", "run", "--suite", "tests/stub/p2p.csv", "--device", "0,", "--out", root);
+	one_line_error(&r, GP_EUSAGE, "--device: '0,' is not all");
+	result_free(&r);
+}
+
 static int group_setup(void **state)
 {
 	return child_group_setup(state) || stub_init();
@@ -327,6 +392,7 @@ int main(void)
 		T(test_run_dir_naming),
 		T(test_no_gpu_through_stub),
 		T(test_probe_min_reps),
+		T(test_device_all_through_stub),
 	};
 
 	return cmocka_run_group_tests_name("stub_run", tests, group_setup, NULL);

@@ -150,6 +150,35 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 	return CUDA_SUCCESS;
 }
 
+/* The bus ids follow CU_DEVICE_ATTRIBUTE_PCI_BUS_ID above. */
+CUresult cuDeviceGetPCIBusId(char *bus, int len, CUdevice d)
+{
+	if (d < 0 || d >= ngpus())
+		return CUDA_ERROR_INVALID_DEVICE;
+	snprintf(bus, (size_t)len, "0000:%02x:00.0", 0x1b + (int)d);
+	return CUDA_SUCCESS;
+}
+
+/* Every pair of stub GPUs can map each other's memory, as on an NVLink host. */
+CUresult cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute a, CUdevice i, CUdevice j)
+{
+	if (i == j || i < 0 || j < 0 || i >= ngpus() || j >= ngpus())
+		return CUDA_ERROR_INVALID_DEVICE;
+	*v = a == CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK ? 0 : 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceCanAccessPeer(int *v, CUdevice i, CUdevice j)
+{
+	*v = i != j;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned flags)
+{
+	return sticky;
+}
+
 CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d)
 {
 	*bytes = (size_t)1 << 32;
@@ -367,6 +396,12 @@ CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 		return sticky ? sticky : CUDA_ERROR_INVALID_VALUE;
 	memmove(d, s, n);
 	return CUDA_SUCCESS;
+}
+
+/* One address space for every stub GPU (as UVA gives): a peer copy is a copy. */
+CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s)
+{
+	return cuMemcpyDtoD(dst, src, n);
 }
 
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
