@@ -125,55 +125,81 @@ static double cell(const struct gp_table *s, long r, const char *col)
 	return s && r >= 0 && !gp_table_get_double(s, (size_t)r, col, &v) ? v : NAN;
 }
 
-/* p = v when v is a number below p (or p is none yet), and why names it. */
-static void cap(double *p, const char **why, double v, const char *name)
+/* A prediction: the lowest limit (p, named by why) and the next one above it (next; NaN if none),
+ * which orders kernels at the same limit: the one further from its next limit ranks first. */
+struct limit {
+	double p, next;
+	const char *why;
+};
+
+/* Take v (a limit named name) into l. */
+static void cap(struct limit *l, double v, const char *name)
 {
-	if (!isnan(v) && (isnan(*p) || v < *p)) {
-		*p = v;
-		*why = name;
+	if (isnan(v))
+		return;
+	if (isnan(l->p) || v < l->p) {
+		if (!isnan(l->p))
+			l->next = l->p;
+		l->p = v;
+		l->why = name;
+	} else if (v > l->p && (isnan(l->next) || v < l->next)) {
+		l->next = v;
 	}
 }
 
 /* The tensor pipe's roof for the kernel, capped by its measured ceiling and its feeds. */
-static double predict_tc(const struct gp_machine *m, const struct gp_kernel *k, double ceiling, const char **why)
+static struct limit predict_tc(const struct gp_machine *m, const struct gp_kernel *k, double ceiling)
 {
 	const struct gp_tc_model *tc = &k->tc;
 	const double rate = tc->inst == GP_TC_wgmma ? m->tf32_wgmma_gflops : m->tf32_mma_gflops;
 	/* Shared memory per warp (group) tile and k: a_reads wm + b_reads wn words for 2 wm wn flops. */
 	const double i_smem = 2.0 * tc->wm * tc->wn / (4.0 * (tc->a_reads * tc->wm + tc->b_reads * tc->wn));
-	double p = NAN;
+	struct limit l = { NAN, NAN, "no tensor rate in this run" };
+	double roof = rate / tc->passes;
+	const char *why = "tensor rate";
 
-	*why = "no tensor rate in this run";
-	cap(&p, why, rate / tc->passes, "tensor rate");
-	cap(&p, why, ceiling, "ceiling");
-	if (isnan(p))
-		return NAN;   /* neither the probes' rate nor the kernel's ceiling: no prediction */
-	cap(&p, why, i_smem * gp_machine_lds_Bpc(m, 16) * m->sms * m->mhz / 1e3, "smem feed");
-	cap(&p, why, gp_intensity_global(k->bm, k->bn) * m->l2_GBps, "L2 feed");
-	return p;
+	/* The ceiling only lowers the roof, never orders equals: it moves with the clock sampled
+	 * while the kernel ran. */
+	if (isnan(roof) || ceiling < roof) {
+		roof = ceiling;
+		why = "ceiling";
+	}
+	if (isnan(roof))
+		return l;   /* neither the probes' rate nor the kernel's ceiling: no prediction */
+	cap(&l, roof, why);
+	cap(&l, i_smem * gp_machine_lds_Bpc(m, 16) * m->sms * m->mhz / 1e3, "smem feed");
+	cap(&l, gp_intensity_global(k->bm, k->bn) * m->l2_GBps, "L2 feed");
+	return l;
 }
 
-static double predict(const struct gp_machine *m, const struct gp_kernel *k, double nt, double ceiling,
-		      const char **why)
+static struct limit predict(const struct gp_machine *m, const struct gp_kernel *k, double nt, double ceiling)
 {
 	const struct gp_tile *t = k->model == GP_KM_TILE ? gp_tile_find(k->name) : NULL;
-	double p = NAN;
+	struct limit l = { NAN, NAN, "" };
+	struct gp_roof r;
 
-	if (t)
-		return gp_predict_bound_why(m, t, nt, why);
+	if (t) {
+		/* The bound model's prediction; its roofs above it are the next limits. */
+		l.p = gp_predict_bound_why(m, t, nt, &l.why);
+		gp_roofline(m, t, &r);
+		cap(&l, r.roof_fp32, "");
+		cap(&l, r.roof_shared_bank, "");
+		cap(&l, r.roof_l2, "");
+		return l;
+	}
 	if (k->model == GP_KM_TC)
-		return predict_tc(m, k, ceiling, why);
+		return predict_tc(m, k, ceiling);
 	/* A kernel without a model: no more than its pipe's roof and what L2 can feed its tile. */
-	cap(&p, why, k->pipe == GP_KP_TC ? m->tf32_mma_gflops / 3 : m->fp32_gflops, "roof (no model)");
-	cap(&p, why, gp_intensity_global(k->bm, k->bn) * m->l2_GBps, "L2 feed");
-	return p;
+	cap(&l, k->pipe == GP_KP_TC ? m->tf32_mma_gflops / 3 : m->fp32_gflops, "roof (no model)");
+	cap(&l, gp_intensity_global(k->bm, k->bn) * m->l2_GBps, "L2 feed");
+	return l;
 }
 
 /* ------------------------------------------------------------------ the ranking */
 
 struct ranked {
 	const struct gp_kernel *k;
-	double pred, nt, meas;
+	double pred, next, nt, meas;
 	const char *why;
 	long rank_meas;
 	unsigned idx;
@@ -183,11 +209,16 @@ static int by_pred(const void *a, const void *b)
 {
 	const struct ranked *x = a, *y = b;
 
-	/* Best first; no prediction last; list order among equals (qsort is not stable). */
+	/* Best first; no prediction last; at the same prediction the further next limit first, then
+	 * list order (qsort is not stable). */
 	if (isnan(x->pred) != isnan(y->pred))
 		return isnan(x->pred) ? 1 : -1;
 	if (x->pred != y->pred && !isnan(x->pred))
 		return x->pred < y->pred ? 1 : -1;
+	if (isnan(x->next) != isnan(y->next))
+		return isnan(x->next) ? 1 : -1;
+	if (x->next != y->next && !isnan(x->next))
+		return x->next < y->next ? 1 : -1;
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
@@ -207,7 +238,8 @@ static void rank_measured(struct ranked *r, size_t n)
 }
 
 static const char *const rank_cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
-	"gflops_predicted", "gflops_measured", "pipe", "bound", "measured_over_predicted", "rank_measured" };
+	"gflops_predicted", "gflops_measured", "pipe", "bound", "gflops_next_limit", "measured_over_predicted",
+	"rank_measured" };
 
 static int add_row(struct gp_table *t, size_t i, const struct ranked *r, char *err, size_t errlen)
 {
@@ -225,7 +257,8 @@ static int add_row(struct gp_table *t, size_t i, const struct ranked *r, char *e
 	       gp_row_int(t, "bn", tl ? tl->gbn : r->k->bn) || gp_row_int(t, "bk", r->k->bk) ||
 	       gp_row_num(t, "threads_per_sm", r->nt) || gp_row_num(t, "gflops_predicted", r->pred) ||
 	       gp_row_num(t, "gflops_measured", r->meas) || gp_row_str(t, "pipe", gp_kpipe_name(r->k->pipe)) ||
-	       gp_row_str(t, "bound", r->why) || gp_row_num(t, "measured_over_predicted", r->meas / r->pred) ||
+	       gp_row_str(t, "bound", r->why) || gp_row_num(t, "gflops_next_limit", r->next) ||
+	       gp_row_num(t, "measured_over_predicted", r->meas / r->pred) ||
 	       gp_row_str(t, "rank_measured", rm) || gp_row_end(t, err, errlen);
 }
 
@@ -261,10 +294,14 @@ static struct gp_table *rank_table(const struct gp_machine *m, const struct gp_t
 		const struct gp_kernel *k = &gp_kernels[i];
 		const long row = s ? gp_sgemm_best_row(s, k->name) : -1;
 		const double occ = cell(s, row, "active_threads_per_sm");
-		r[i] = (struct ranked){ .k = k, .idx = i, .meas = cell(s, row, "gflops") };
 		/* Unknown occupancy: two blocks per SM, what the FFMA kernels' launch bounds ask. */
-		r[i].nt = occ > 0 ? occ : 2.0 * k->threads;
-		r[i].pred = predict(m, k, r[i].nt, cell(s, row, "ceiling_gflops"), &r[i].why);
+		const double nt = occ > 0 ? occ : 2.0 * k->threads;
+		const struct limit l = predict(m, k, nt, cell(s, row, "ceiling_gflops"));
+
+		r[i] = (struct ranked){ .k = k, .idx = i, .meas = cell(s, row, "gflops"), .nt = nt };
+		r[i].pred = l.p;
+		r[i].next = l.next;
+		r[i].why = l.why;
 	}
 	rank_measured(r, gp_nkernels);
 	qsort(r, gp_nkernels, sizeof r[0], by_pred);

@@ -57,8 +57,9 @@ double gp_spearman(const double *x, const double *y, size_t n);
 /* Every ladder kernel ranked by predicted GFLOP/s, best first (a kernel the run cannot predict
  * last, in list order). Columns: rank, kernel, rx, ry, bm, bn, bk, threads_per_sm,
  * gflops_predicted, gflops_measured (sgemm.csv's ok row at the largest size; nan if none), pipe,
- * bound (the limit that set the prediction), measured_over_predicted, rank_measured (1 = the
- * fastest measured; empty if not measured). NULL with err (file named) when the run's profile,
+ * bound (the limit that set the prediction), gflops_next_limit (the next limit above it, which
+ * orders kernels at the same prediction: the further one first), measured_over_predicted,
+ * rank_measured (1 = the fastest measured; empty if not measured). NULL with err (file named) when the run's profile,
  * meta or sgemm.csv cannot be read or lack what the FFMA model needs. */
 struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen);
 

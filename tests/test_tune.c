@@ -29,10 +29,10 @@
 #define RUN "results/h100-80gb-hbm3/20261124-100211"
 
 static const char *const want_cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
-	"gflops_predicted", "gflops_measured", "pipe", "bound", "measured_over_predicted", "rank_measured", "size",
-	"gflops_measured_now", "measured_now_over_predicted",
+	"gflops_predicted", "gflops_measured", "pipe", "bound", "gflops_next_limit", "measured_over_predicted",
+	"rank_measured", "size", "gflops_measured_now", "measured_now_over_predicted",
 	"ratio_to_cublas", "rel_err", "status", "pick" };
-#define RANK_COLS 14 /* gp_tune_rank's columns (the first ten those before measuring existed) */
+#define RANK_COLS 15 /* gp_tune_rank's columns (the first ten those before measuring existed) */
 
 /* ---------------------------------------------------------------- helpers */
 

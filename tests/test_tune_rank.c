@@ -123,7 +123,7 @@ static void check_reference_run(const char *run)
 	struct gp_tune_summary s;
 	char best[128];
 	size_t measured = 0, rank_sum = 0;
-	double prev = INFINITY;
+	double prev = INFINITY, prev_next = NAN;
 
 	/* A row for every ladder kernel, each once, predictions never rising. */
 	assert_int_equal(t->nrows, gp_nkernels);
@@ -132,9 +132,15 @@ static void check_reference_run(const char *run)
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *k = gp_table_get(t, r, "kernel"), *rm = gp_table_get(t, r, "rank_measured");
 		const double p = gp_table_num(t, r, "gflops_predicted"), v = gp_table_num(t, r, "gflops_measured");
+		const double next = gp_table_num(t, r, "gflops_next_limit");
 		if (!(p > 0) || p > prev)
 			fail_msg("%s: %s predicted %g after %g", run, k, p, prev);
+		/* Equal predictions: the further next limit first (none last). */
+		if (p == prev && (isnan(prev_next) ? !isnan(next) : next > prev_next))
+			fail_msg("%s: %s's next limit %g after %g at the same prediction", run, k, next, prev_next);
+		assert_true(isnan(next) || next > p);
 		prev = p;
+		prev_next = next;
 		assert_true(*gp_table_get(t, r, "bound"));
 		if (isnan(v)) {
 			assert_string_equal(rm, "");
@@ -160,6 +166,10 @@ static void check_reference_run(const char *run)
 	if (s.best_rank < 1 || s.best_rank > GP_TUNE_TOP)
 		fail_msg("%s: the measured best %s is predicted rank %ld, outside the default top %d", run, best,
 			 s.best_rank, GP_TUNE_TOP);
+	/* The 128 x 256 mma.sync tile feeds from L2 at a higher rate than the 128 x 128 ones at the same
+	 * tensor rate: it ranks first of them. */
+	assert_true(gp_table_find(t, 0, "kernel", "sgemm_43_tc3xtf32_128x256", NULL) <
+		    gp_table_find(t, 0, "kernel", "sgemm_41_tc3xtf32", NULL));
 	print_message("%s: rho %.3f over %zu kernels; %s predicted rank %ld\n", run, s.rho, s.n, s.best, s.best_rank);
 	gp_table_free(t);
 }
