@@ -195,6 +195,17 @@ static struct limit predict(const struct gp_machine *m, const struct gp_kernel *
 	return l;
 }
 
+double gp_kernel_predict(const struct gp_machine *m, const struct gp_kernel *k, double nt, double ceiling,
+			 const char **why, double *next)
+{
+	const struct limit l = predict(m, k, nt, ceiling);
+
+	*why = l.why;
+	if (next)
+		*next = l.next;
+	return l.p;
+}
+
 /* ------------------------------------------------------------------ the ranking */
 
 struct ranked {
@@ -296,12 +307,8 @@ static struct gp_table *rank_table(const struct gp_machine *m, const struct gp_t
 		const double occ = cell(s, row, "active_threads_per_sm");
 		/* Unknown occupancy: two blocks per SM, what the FFMA kernels' launch bounds ask. */
 		const double nt = occ > 0 ? occ : 2.0 * k->threads;
-		const struct limit l = predict(m, k, nt, cell(s, row, "ceiling_gflops"));
-
 		r[i] = (struct ranked){ .k = k, .idx = i, .meas = cell(s, row, "gflops"), .nt = nt };
-		r[i].pred = l.p;
-		r[i].next = l.next;
-		r[i].why = l.why;
+		r[i].pred = gp_kernel_predict(m, k, nt, cell(s, row, "ceiling_gflops"), &r[i].why, &r[i].next);
 	}
 	rank_measured(r, gp_nkernels);
 	qsort(r, gp_nkernels, sizeof r[0], by_pred);

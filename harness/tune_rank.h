@@ -50,6 +50,14 @@ const struct gp_kernel *gp_kernel_find(const char *name);
 int gp_kernel_fits(const struct gp_kernel *k, int size, char *why, size_t len);
 const char *gp_kpipe_name(enum gp_kpipe p);
 
+/* The model of k's pipe on machine m (tune_rank.h's head): predicted GFLOP/s, NaN if the run
+ * cannot say; *why names the limit that set it, *next (may be NULL) the next limit above it.
+ * threads_per_sm feeds the FFMA tiles' latency cover, ceiling (the kernel's ceiling_gflops, or
+ * NaN) caps a tensor-core kernel. */
+struct gp_machine;
+double gp_kernel_predict(const struct gp_machine *m, const struct gp_kernel *k, double threads_per_sm,
+			 double ceiling, const char **why, double *next);
+
 /* Spearman's rank correlation of x and y (n pairs; ties get their mean rank): the Pearson
  * correlation of the ranks. NaN when n < 2 or either side is constant. */
 double gp_spearman(const double *x, const double *y, size_t n);

@@ -174,11 +174,43 @@ static void check_reference_run(const char *run)
 	gp_table_free(t);
 }
 
+/* A profile key's value, which must be there. */
+static double key(const char *run, const char *k)
+{
+	char path[PATH_MAX], err[256];
+	struct gp_table *p;
+	long r;
+	double v;
+
+	snprintf(path, sizeof path, "%s/profile.csv", run);
+	assert_non_null(p = gp_table_load(path, err, sizeof err));
+	if ((r = gp_table_find(p, 0, "key", k, NULL)) < 0)
+		fail_msg("%s lacks %s", path, k);
+	v = gp_table_num(p, (size_t)r, "value");
+	gp_table_free(p);
+	return v;
+}
+
 static void test_reference_runs(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < GP_ARRAY_SIZE(reference_runs); i++)
-		check_reference_run(reference_runs[i]);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(reference_runs); i++) {
+		const char *run = reference_runs[i];
+		struct gp_table *t = ranking(run);
+		const long r45 = gp_table_find(t, 0, "kernel", "sgemm_45_wgmma3xtf32_128x256", NULL);
+		const long r43 = gp_table_find(t, 0, "kernel", "sgemm_43_tc3xtf32_128x256", NULL);
+		/* Neither run measured wgmma in TF32: f16's rate x tput_mma's TF32 : f16 ratio, over 3. */
+		const double wg = key(run, "wgmma_f16_n256_tflops") * 1e3 *
+				  key(run, "mma_tf32_f32_m16n8k8_flops_per_clk_per_sm") /
+				  key(run, "mma_f16_f32_m16n8k16_flops_per_clk_per_sm") / 3;
+		const double mma = key(run, "mma_tf32_f32_m16n8k8_tflops") * 1e3 / 3;
+
+		check_reference_run(run);
+		assert_true(r45 >= 0 && r43 >= 0);
+		assert_float_equal(gp_table_num(t, (size_t)r45, "gflops_predicted"), wg, 1e-5 * wg);
+		assert_float_equal(gp_table_num(t, (size_t)r43, "gflops_predicted"), mma, 1e-5 * mma);
+		gp_table_free(t);
+	}
 }
 
 /* ---------------------------------------------------------------- the tensor rates */
@@ -236,6 +268,56 @@ static void test_tensor_rates(void **state)
 		}
 	}
 	gp_table_free(t);
+}
+
+/* The models on a made-up machine, by hand: 100 SMs at 1000 MHz, FFMA 128/clk/SM (25600 GFLOP/s),
+ * shared memory 128 B/clk/SM (12800 GB/s), L2 4000 GB/s; TF32 mma.sync 60000, wgmma 90000 GFLOP/s. */
+static void test_models_by_hand(void **state)
+{
+	struct gp_machine m = { .sms = 100, .mhz = 1000, .ffma_per_clk_sm = 128, .lds_Bpc = { 128, 128, 128 },
+				.lds_latency = 20, .ffma_latency = 4, .l2_latency = 256, .hbm_GBps = 1000,
+				.l2_GBps = 4000, .fp32_gflops = 25600, .tf32_mma_gflops = 60000,
+				.tf32_wgmma_gflops = 90000 };
+	const struct gp_kernel mma = { "mma", GP_KP_TC, 128, 128, 32, 256, 0, 1, GP_KM_TC,
+				       { GP_TC_mma_sync, 3, 64, 32, 1, 1 } };
+	const struct gp_kernel wg = { "wg", GP_KP_TC, 128, 256, 32, 384, 1, 1, GP_KM_TC,
+				      { GP_TC_wgmma, 3, 64, 256, 1, 3 } };
+	const struct gp_kernel none = { "none", GP_KP_FFMA, 128, 128, 8, 256, 0, 1, GP_KM_NONE, { 0 } };
+	const char *why;
+	double next;
+
+	(void)state;
+	/* mma.sync: 60000 / 3 = 20000 under L2 (32 flop/B x 4000 = 128000) and smem (64 x 32 warp tile:
+	 * 2 x 64 x 32 / (4 x 96) = 10.67 flop/B x 12800 = 136533). */
+	assert_float_equal(gp_kernel_predict(&m, &mma, 256, NAN, &why, &next), 20000, 1e-9);
+	assert_string_equal(why, "tensor rate");
+	assert_float_equal(next, 128000, 1e-6);
+	/* A ceiling below the tensor rate lowers it; it is not the next limit of anything. */
+	assert_float_equal(gp_kernel_predict(&m, &mma, 256, 15000, &why, &next), 15000, 1e-9);
+	assert_string_equal(why, "ceiling");
+	assert_float_equal(next, 128000, 1e-6);
+	/* A slower L2 (500 GB/s: 16000) binds. */
+	m.l2_GBps = 500;
+	assert_float_equal(gp_kernel_predict(&m, &mma, 256, NAN, &why, &next), 16000, 1e-9);
+	assert_string_equal(why, "L2 feed");
+	assert_float_equal(next, 20000, 1e-9);
+	m.l2_GBps = 4000;
+	/* wgmma: B read 3 times: 2 x 64 x 256 / (4 x (64 + 768)) = 9.846 flop/B x 12800 = 126031, above
+	 * 90000 / 3; with 16 B/clk/SM of shared memory (1600 GB/s: 15754) it binds. */
+	assert_float_equal(gp_kernel_predict(&m, &wg, 384, NAN, &why, &next), 30000, 1e-9);
+	m.lds_Bpc[2] = 16;
+	assert_float_equal(gp_kernel_predict(&m, &wg, 384, NAN, &why, &next), 2.0 * 64 * 256 / (4.0 * 832) * 1600, 1e-6);
+	assert_string_equal(why, "smem feed");
+	/* No tensor rate and no ceiling: no prediction. */
+	m.tf32_wgmma_gflops = NAN;
+	assert_true(isnan(gp_kernel_predict(&m, &wg, 384, NAN, &why, &next)));
+	assert_string_equal(why, "no tensor rate in this run");
+	/* A kernel without a model: its pipe's roof, under the L2 feed of its tile. */
+	assert_float_equal(gp_kernel_predict(&m, &none, 512, NAN, &why, &next), 25600, 1e-9);
+	assert_string_equal(why, "roof (no model)");
+	m.l2_GBps = 400;   /* 32 flop/B x 400 = 12800 */
+	assert_float_equal(gp_kernel_predict(&m, &none, 512, NAN, &why, &next), 12800, 1e-9);
+	assert_string_equal(why, "L2 feed");
 }
 
 /* ---------------------------------------------------------------- the report section */
@@ -416,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_spearman_hand_computed),
 		cmocka_unit_test(test_reference_runs),
 		T(test_tensor_rates),
+		cmocka_unit_test(test_models_by_hand),
 		T(test_report_section),
 		T(test_bad_input),
 		T(test_cli_errors),
