@@ -54,7 +54,7 @@ static const char usage[] =
 	"                            seed 001 Table 5 schedule planner from a run's latencies, and the\n"
 	"                            load-to-use distances a compiled SGEMM kernel achieves\n"
 	"  tune sgemm RUN_DIR [--top N] [--size M] [--device D] [--no-measure]\n"
-	"                            rank the SGEMM tiles by GFLOP/s predicted from the run, measure\n"
+	"                            rank the SGEMM kernels by GFLOP/s predicted from the run, measure\n"
 	"                            the top N (default 4) that run at M^3 (default 4096) and cuBLAS\n"
 	"                            on this GPU, pick the fastest correct one (CSV; no GPU: ranking)\n"
 	"  sass dump|patch|solve ... cubin tools: decode, patch one field, solve the field map\n"

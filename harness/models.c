@@ -28,6 +28,7 @@
  * argument.) */
 #define SG_MODEL(...) (1, __VA_ARGS__)
 #define SG_NOMODEL (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#define SG_TCMODEL(...) SG_NOMODEL /* tensor-core kernels: no FFMA tile (tune_rank.c models them) */
 #define TILE_ARGS(...) __VA_ARGS__
 #define TILE_IF(...) TILE_IF_(__VA_ARGS__)
 #define TILE_IF_(has, ...) TILE_IF_##has(__VA_ARGS__)
@@ -46,6 +47,7 @@ const struct gp_tile gp_tiles[] = {
 #undef TILE_IF_
 #undef TILE_IF
 #undef TILE_ARGS
+#undef SG_TCMODEL
 #undef SG_NOMODEL
 #undef SG_MODEL
 const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);
@@ -84,6 +86,45 @@ static double first_of(double a, double b)
 	return isnan(a) ? b : a;
 }
 
+/* Every profile key the models read. */
+static const char *const model_keys[] = { "ffma_ops_per_clk_per_sm", "insn_ffma_ops_per_clk_per_sm",
+	"lds32_bytes_per_clk_per_sm", "lds64_bytes_per_clk_per_sm", "lds128_bytes_per_clk_per_sm", "lds_latency_cycles",
+	"insn_lds_latency", "ffma_latency", "insn_ffma_latency", "l2_near_latency_cycles", "l2_latency_cycles",
+	"hbm_latency_cycles", "hbm_read_bw_GBps", "l2_read_bw_GBps", "mma_tf32_f32_m16n8k8_flops_per_clk_per_sm",
+	"mma_f16_f32_m16n8k16_flops_per_clk_per_sm", "mma_tf32_f32_m16n8k8_tflops", "wgmma_tf32_n256_tflops",
+	"wgmma_f16_n256_tflops" };
+
+/* A key the models read whose value is neither a number nor the tools' "none detected" would
+ * read as missing and move the predictions silently: -1 with its line and value in why. */
+static int bad_value(const struct gp_table *p, char *why, size_t len)
+{
+	for (size_t r = 0; r < p->nrows; r++) {
+		const char *k = gp_table_get(p, r, "key"), *v = gp_table_get(p, r, "value");
+		double x;
+		for (size_t i = 0; k && v && i < GP_ARRAY_SIZE(model_keys); i++)
+			if (!strcmp(k, model_keys[i]) && *v && gp_parse_double(v, &x) && strcmp(v, "nan") &&
+			    strcmp(v, "none detected")) {
+				snprintf(why, len, "line %zu: %s is '%.40s', not a number", gp_table_line(p, r), k, v);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static void tensor_rates(const struct gp_table *p, struct gp_machine *m)
+{
+	const double tf32 = kv(p, "mma_tf32_f32_m16n8k8_flops_per_clk_per_sm");
+	const double f16 = kv(p, "mma_f16_f32_m16n8k16_flops_per_clk_per_sm");
+
+	m->tf32_mma_gflops = kv(p, "mma_tf32_f32_m16n8k8_tflops") * 1e3;
+	m->tf32_wgmma_gflops = kv(p, "wgmma_tf32_n256_tflops") * 1e3;
+	m->tf32_wgmma_derived = 0;
+	if (isnan(m->tf32_wgmma_gflops)) {
+		m->tf32_wgmma_gflops = kv(p, "wgmma_f16_n256_tflops") * 1e3 * tf32 / f16;
+		m->tf32_wgmma_derived = !isnan(m->tf32_wgmma_gflops);
+	}
+}
+
 int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t errlen)
 {
 	char path[4096];
@@ -95,6 +136,11 @@ int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t
 	p = gp_table_load(path, why, sizeof why);
 	if (!p) {
 		snprintf(err, errlen, "%s: %s", path, why); /* the file named: "plan /x" said only "cannot read" */
+		return -1;
+	}
+	if (bad_value(p, why, sizeof why)) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		gp_table_free(p);
 		return -1;
 	}
 	snprintf(path, sizeof path, "%s/meta.csv", run_dir);
@@ -117,6 +163,7 @@ int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t
 	m->hbm_GBps = kv(p, "hbm_read_bw_GBps");
 	m->l2_GBps = kv(p, "l2_read_bw_GBps");
 	m->fp32_gflops = m->ffma_per_clk_sm * 2.0 * m->sms * m->mhz / 1e3;
+	tensor_rates(p, m);
 	gp_table_free(p);
 	gp_table_free(meta);
 	if (isnan(m->fp32_gflops)) {
@@ -220,7 +267,7 @@ double gp_predict_m001(const struct gp_machine *m, const struct gp_tile *t, doub
 	return 2.0 * m->sms * m->mhz / 1e3 / (a / t->gbn + b / t->gbm + tm);
 }
 
-double gp_predict_bound(const struct gp_machine *m, const struct gp_tile *t, double nt)
+double gp_predict_bound_why(const struct gp_machine *m, const struct gp_tile *t, double nt, const char **why)
 {
 	const double f = (double)t->rx * t->ry;
 	const double lds = t->lds_bytes ? ceil((double)t->a_words / (t->lds_bytes / 4)) + ceil((double)t->b_words / (t->lds_bytes / 4)) : 0;
@@ -234,21 +281,32 @@ double gp_predict_bound(const struct gp_machine *m, const struct gp_tile *t, dou
 	double p = issue * (cover < 1 ? cover : 1);
 	struct gp_roof r;
 
+	*why = cover < 1 ? "latency" : "fp32 issue";
 	if (!(nt > 0))
 		return NAN;
 	gp_roofline(m, t, &r);
-	if (!isnan(r.roof_shared_bank) && r.roof_shared_bank < p)
+	if (!isnan(r.roof_shared_bank) && r.roof_shared_bank < p) {
 		p = r.roof_shared_bank;
+		*why = "smem banks";
+	}
 	/* Tile re-reads come from L2 (the HBM roof is Figure 10's compulsory-traffic view). */
-	if (r.roof_l2 < p)
+	if (r.roof_l2 < p) {
 		p = r.roof_l2;
+		*why = "L2 feed";
+	}
 	return p;
+}
+
+double gp_predict_bound(const struct gp_machine *m, const struct gp_tile *t, double nt)
+{
+	const char *why;
+
+	return gp_predict_bound_why(m, t, nt, &why);
 }
 
 /* ------------------------------------------------------------------ writing */
 
-/* The measured row of a kernel: ok, the largest m n k. -1 if none. */
-static long best_row(const struct gp_table *s, const char *kernel)
+long gp_sgemm_best_row(const struct gp_table *s, const char *kernel)
 {
 	long best = -1;
 	double bv = -1;
@@ -296,7 +354,7 @@ static int add_rows(const struct gp_machine *m, const struct gp_table *s, struct
 {
 	for (unsigned i = 0; i < gp_ntiles; i++) {
 		const struct gp_tile *t = &gp_tiles[i];
-		const long r = best_row(s, t->name);
+		const long r = gp_sgemm_best_row(s, t->name);
 		const double meas = cell(s, r, "gflops"), nt = cell(s, r, "active_threads_per_sm");
 		const double p1 = gp_predict_m001(m, t, nt), p2 = gp_predict_bound(m, t, nt);
 		struct gp_roof f;
@@ -399,72 +457,4 @@ out:
 	gp_table_free(rt);
 	gp_table_free(mt);
 	return rc;
-}
-
-/* ------------------------------------------------------------------ tune: ranking */
-
-struct ranked {
-	const struct gp_tile *t;
-	double pred, nt;
-};
-
-static int by_pred(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	return (y->pred > x->pred) - (y->pred < x->pred);
-}
-
-/* sgemm.csv's label columns (its name parameters): the rest is numbers. */
-static const char *const sgemm_text_cols[] = { "kernel", "shape", NULL };
-
-struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen)
-{
-	static const char *const cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
-		"gflops_predicted", "gflops_measured" };
-	char path[4096], lerr[256];
-	struct gp_machine m;
-	struct gp_table *s, *t;
-	struct ranked r[GP_ARRAY_SIZE(gp_tiles)];
-
-	if (gp_machine_load(run_dir, &m, err, errlen) < 0)
-		return NULL;
-	snprintf(path, sizeof path, "%s/sgemm.csv", run_dir);
-	/* Optional (occupancy and measured values), but one that is there must read back whole: a
-	 * corrupt sgemm.csv used to rank on NaN silently. */
-	s = access(path, F_OK) ? NULL : gp_table_load(path, lerr, sizeof lerr);
-	if (!access(path, F_OK) && (!s || gp_table_check_numbers(s, sgemm_text_cols, lerr, sizeof lerr))) {
-		snprintf(err, errlen, "%s: %s", path, lerr);
-		gp_table_free(s);
-		return NULL;
-	}
-	for (unsigned i = 0; i < gp_ntiles; i++) {
-		const long row = s ? best_row(s, gp_tiles[i].name) : -1;
-		const double occ = s ? cell(s, row, "active_threads_per_sm") : NAN;
-		r[i].t = &gp_tiles[i];
-		/* Unknown occupancy: two blocks per SM, what the modern kernels' launch bounds ask. */
-		r[i].nt = occ > 0 ? occ : 2.0 * gp_tiles[i].threads;
-		r[i].pred = gp_predict_bound(&m, &gp_tiles[i], r[i].nt);
-	}
-	qsort(r, gp_ntiles, sizeof r[0], by_pred);
-	if (!(t = gp_table_new(cols, GP_ARRAY_SIZE(cols)))) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 0; i < gp_ntiles; i++) {
-		const struct gp_tile *tl = r[i].t;
-		const long row = s ? best_row(s, tl->name) : -1;
-		if (gp_row_begin(t) || gp_row_int(t, "rank", i + 1) || gp_row_str(t, "kernel", tl->name) ||
-		    gp_row_int(t, "rx", tl->rx) || gp_row_int(t, "ry", tl->ry) || gp_row_int(t, "bm", tl->gbm) ||
-		    gp_row_int(t, "bn", tl->gbn) || gp_row_int(t, "bk", tl->bk) ||
-		    gp_row_int(t, "threads_per_sm", llround(r[i].nt)) || gp_row_num(t, "gflops_predicted", r[i].pred) ||
-		    gp_row_num(t, "gflops_measured", s ? cell(s, row, "gflops") : NAN) || gp_row_end(t, err, errlen)) {
-			gp_table_free(t);
-			t = NULL;
-			goto out;
-		}
-	}
-out:
-	gp_table_free(s);
-	return t;
 }

@@ -10,6 +10,8 @@
 
 #include <stdio.h>
 
+struct gp_table;
+
 /* One SGEMM kernel's tile as the inner loop sees it, per thread and per k step. */
 struct gp_tile {
 	const char *name;
@@ -39,10 +41,18 @@ struct gp_machine {
 	double lds_latency, ffma_latency, l2_latency, hbm_latency;  /* cycles */
 	double hbm_GBps, l2_GBps;
 	double fp32_gflops;            /* achieved FP32 roof: ffma rate x 2 x SMs x clock */
+	/* Dense TF32 tensor rates in GFLOP/s as the probes measured them (each at the clock it
+	 * held under its load): mma.sync m16n8k8 (tput_mma) and wgmma (tput_wgmma, m64n256k8).
+	 * A run whose tput_wgmma measured f16 only gets the wgmma rate as f16's times the TF32 :
+	 * f16 ratio tput_mma measured on mma.sync (m16n8k8 tf32 over m16n8k16 f16, the same
+	 * operand bytes); tf32_wgmma_derived says so. */
+	double tf32_mma_gflops, tf32_wgmma_gflops;
+	int tf32_wgmma_derived;
 };
 
-/* Fill m from a run directory; 0, -1 with err if profile.csv / meta.csv are unreadable, -2 with err
- * if they lack the FFMA rate or the SM count / clock (a partial run). */
+/* Fill m from a run directory; 0, -1 with err if profile.csv / meta.csv are unreadable or a value
+ * of profile.csv is not a number (the file, line and column named), -2 with err if they lack the
+ * FFMA rate or the SM count / clock (a partial run). */
 int gp_machine_load(const char *run_dir, struct gp_machine *m, char *err, size_t errlen);
 /* Bytes per clock per SM of an LDS of this width. */
 double gp_machine_lds_Bpc(const struct gp_machine *m, int lds_bytes);
@@ -75,16 +85,15 @@ double gp_predict_m001(const struct gp_machine *m, const struct gp_tile *t, doub
 /* Bound model: the FP32 roof scaled by FFMA share of issued instructions, capped by the
  * shared (bank) and global roofs and by latency hiding (warps x ILP vs LDS->FFMA latency). */
 double gp_predict_bound(const struct gp_machine *m, const struct gp_tile *t, double threads_per_sm);
+/* The same, and which limit set it in *why: "fp32 issue", "latency", "smem banks", "L2 feed". */
+double gp_predict_bound_why(const struct gp_machine *m, const struct gp_tile *t, double threads_per_sm,
+			    const char **why);
+
+/* The row of sgemm.csv that stands for kernel: its ok row of the largest m n k; -1 if none. */
+long gp_sgemm_best_row(const struct gp_table *sgemm, const char *kernel);
 
 /* roofline.csv and models.csv into run_dir, a REPORT.md section into md (may be NULL).
  * 0, or -1 with a message on stderr. */
 int gp_models_write(const char *run_dir, FILE *md);
-
-/* Rank every tile for this machine by gp_predict_bound (threads_per_sm from the register
- * limit is not known on the host: the tile's threads x blocks_per_sm from sgemm.csv when the
- * run has it, else 2 blocks). The ranking as a table (rank, kernel, rx, ry, bm, bn, bk,
- * threads_per_sm, gflops_predicted, gflops_measured), best first; NULL with err if the run's
- * profile or meta cannot give the machine. */
-struct gp_table *gp_tune_rank(const char *run_dir, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "models.h"
 #include "planner.h"
+#include "tune_rank.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -333,7 +334,7 @@ int gp_cmd_report(const char *dir, int plots_only)
 		if (!file_exists(path)) {
 			fprintf(md, "## Models and schedule planner\n\nNot computed: this run has no profile.csv.\n\n");
 		} else {
-			if (gp_models_write(dir, md) < 0)
+			if (gp_models_write(dir, md) < 0 || gp_tune_report(dir, md) < 0)
 				rc = rc ? rc : GP_EFAIL;
 			gp_planner_report(dir, sgemm_cubin(meta, cubin, sizeof cubin), md);
 		}

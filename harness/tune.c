@@ -1,11 +1,12 @@
 /* tune.c — `gpuprobe tune sgemm`: the model's ranking, confirmed by a short measurement.
  *
- * What: gp_tune_rank (models.c) ranks every SGEMM tile by the GFLOP/s the bound model predicts
- * from the run's profile; the best-ranked tiles the sgemm experiment can run at M^3 are measured
+ * What: gp_tune_rank (tune_rank.c) ranks every SGEMM ladder kernel, FFMA and tensor-core, by the
+ * GFLOP/s the model of its pipe predicts from the run's profile, beside what the run measured;
+ * the best-ranked kernels the sgemm experiment can run at M^3 are measured
  * with that experiment's own probe through gp_measure (the same poisoned-output check against
  * cuBLAS and the same batched event timing as a run, only fewer repetitions), cuBLAS beside
- * them, and the fastest correct tile is the pick. The bench is reached only through the registry
- * (the experiment's parameters and probe) and the model tiles bench/sgemm.list generates. Pattern: load, select, measure, pick, write are separate so
+ * them, and the fastest correct kernel is the pick. The bench is reached only through the registry
+ * (the experiment's parameters and probe) and the kernel table bench/sgemm.list generates. Pattern: load, select, measure, pick, write are separate so
  * tests/test_tune.c can hold each on the host. Pitfalls: measuring runs in this process (a
  * kernel fault ends the measuring: the context is gone, the remaining rows say so); a machine
  * without a GPU still gets the ranking (exit 0), but a GPU named with --device that cannot be
@@ -14,6 +15,7 @@
 #include "gp.h"
 #include "blas.h"
 #include "device.h"
+#include "md.h"
 #include "models.h"
 #include "suite.h"
 #include "table.h"
@@ -71,8 +73,8 @@ int gp_tune_parse(int argc, char **argv, struct gp_tune_opts *o)
 		switch (c) {
 		case 'n': o->measure = 0; break;
 		case 't':
-			if (gp_parse_long(optarg, 1, (long)gp_ntiles, &v))
-				return bad_number("--top", optarg, 1, (long)gp_ntiles);
+			if (gp_parse_long(optarg, 1, (long)gp_nkernels, &v))
+				return bad_number("--top", optarg, 1, (long)gp_nkernels);
 			o->top = (int)v;
 			break;
 		case 's':
@@ -174,22 +176,22 @@ int gp_tune_load(const char *run_dir, struct gp_tune *tu)
 /* ------------------------------------------------------------------ select */
 
 /* 0 when the sgemm experiment can run kernel at size^3, else -1 with why: the kernel is one of the
- * experiment's (its parameter's choices) and its tile takes the size (gp_tile_fits). */
+ * experiment's (its parameter's choices) and its block tile takes the size (gp_kernel_fits). */
 static int runnable(const char *kernel, int size, char *why, size_t len)
 {
 	const struct gp_param *pk = sgemm_param("kernel");
-	const struct gp_tile *t = gp_tile_find(kernel);
+	const struct gp_kernel *k = gp_kernel_find(kernel);
 	struct gp_values vals;
 	char err[256];
 
 	/* Both tables come from bench/sgemm.list; a kernel of one and not the other (an edited
 	 * build) is skipped rather than measured under another name. */
-	if (!t || !pk || gp_param_values(pk, kernel, &vals, err, sizeof err)) {
+	if (!k || !pk || gp_param_values(pk, kernel, &vals, err, sizeof err)) {
 		snprintf(why, len, "not a kernel of the %s experiment in this build", TUNE_EXPERIMENT);
 		return -1;
 	}
 	gp_values_free(&vals);
-	return gp_tile_fits(t, size, why, len);
+	return gp_kernel_fits(k, size, why, len);
 }
 
 size_t gp_tune_select(struct gp_tune *tu, int size, int top)
@@ -234,7 +236,7 @@ long gp_tune_replace(struct gp_tune *tu, size_t i)
 	r->candidate = 0;
 	for (size_t j = i + 1; j < tu->n; j++) {
 		struct gp_tune_row *next = &tu->rows[j];
-		/* Not n/a on the host and not already chosen: the next tile in rank order. */
+		/* Not n/a on the host and not already chosen: the next kernel in rank order. */
 		if (next->rank_row < 0 || next->candidate || gp_status_na(next->status))
 			continue;
 		next->candidate = 1;
@@ -306,8 +308,8 @@ int gp_tune_measure(struct gp_tune *tu, struct gp_run *run)
 		gp_info("gpuprobe: tune: [%zu/%zu] %s at %d^3\n", ++done, ncand, r->kernel, tu->size);
 		rc = measure_one(run, e, tu->size, r, t);
 		if (!rc && r->rank_row >= 0 && gp_status_na(r->status)) {
-			/* n/a only the device can tell (e.g. tensor cores this GPU lacks): like a tile the
-			 * size rules out, it gives its place to the next one in rank order. */
+			/* n/a only the device can tell (e.g. tensor cores this GPU lacks): like a kernel
+			 * the size rules out, it gives its place to the next one in rank order. */
 			r->measured = 0;
 			done--;
 			gp_tune_replace(tu, i);
@@ -402,18 +404,36 @@ static int machine_has_gpu(void)
 	return gp_cu_load(why, sizeof why) == 0;
 }
 
+/* The model against the run's own sgemm table, whatever is measured now. */
+static void model_summary(const struct gp_tune *tu)
+{
+	struct gp_tune_summary s;
+	char rho[32];
+
+	gp_tune_summarize(tu->ranking, &s);
+	if (!s.best)
+		return;
+	gp_info("gpuprobe: tune: the model against the run's sgemm.csv: Spearman rho %s over %zu kernels; "
+		"its fastest, %s, is predicted rank %ld of %zu\n", gp_md_fmt(rho, sizeof rho, s.rho), s.n, s.best,
+		s.best_rank, tu->ranking->nrows);
+}
+
 static void summary(const struct gp_tune *tu, long pick)
 {
 	const struct gp_tune_row *r;
 	const struct gp_tile *tl;
+	const struct gp_kernel *k;
 
 	if (pick < 0)
 		return;
 	r = &tu->rows[pick];
 	tl = gp_tile_find(r->kernel);
+	k = gp_kernel_find(r->kernel);
 	gp_info("gpuprobe: tune: pick %s (rank %ld", r->kernel, r->rank_row + 1);
 	if (tl)
 		gp_info("; %d x %d per thread, %d x %d block tile, bk %d", tl->rx, tl->ry, tl->gbm, tl->gbn, tl->bk);
+	else if (k)
+		gp_info("; %s, %d x %d block tile, bk %d", gp_kpipe_name(k->pipe), k->bm, k->bn, k->bk);
 	gp_info("): %.0f GFLOP/s at %d^3, %.2f of predicted, %.2f of cuBLAS\n", r->gflops, tu->size,
 		r->gflops / r->predicted, r->ratio_to_cublas);
 }
@@ -466,6 +486,7 @@ int gp_tune_main(int argc, char **argv)
 		       pick < 0 ? ": nothing picked" : "");
 	else if (opened && !mrc && pick < 0)
 		gp_info("gpuprobe: tune: no tile ran at %d^3 on this GPU: nothing picked\n", o.size);
+	model_summary(&tu);
 	summary(&tu, pick);
 	rc = mrc;
 out:

@@ -1,9 +1,9 @@
-/* tune.h — `gpuprobe tune sgemm`: rank the SGEMM tiles by the model fed with a run's profile
- * (gp_tune_rank, models.c), confirm the best-ranked ones with a short measurement on the GPU at
- * hand, and pick the fastest one that computed the right result.
+/* tune.h — `gpuprobe tune sgemm`: rank every SGEMM ladder kernel by the model of its pipe fed
+ * with a run's profile (gp_tune_rank, tune_rank.c), confirm the best-ranked ones with a short
+ * measurement on the GPU at hand, and pick the fastest one that computed the right result.
  *
- * The ranking is gp_tune_rank's table, so its ten columns stay exactly what they were before
- * measuring existed; the measurement is the sgemm experiment's probe for one point through
+ * The ranking is gp_tune_rank's table, so its columns stay exactly what they are there (the
+ * first ten what they were before measuring existed); the measurement is the sgemm experiment's probe for one point through
  * gp_measure (same inputs, check against cuBLAS and timing as a run), run in this process. The
  * steps are separate functions so the host tests can hold each one (selection, pick, columns)
  * without a GPU. */
@@ -13,8 +13,8 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "tune_rank.h"
 
-#define GP_TUNE_TOP 4      /* candidates measured by default */
 #define GP_TUNE_SIZE 4096  /* M = N = K of the measurement by default */
 #define GP_TUNE_REPS 3     /* short: the pick needs the order, not a tight spread */
 #define GP_TUNE_WARMUP 1
@@ -29,7 +29,7 @@ struct gp_tune_opts {
  * "tune"; options may come anywhere). 0, or GP_EUSAGE with one line on stderr. */
 int gp_tune_parse(int argc, char **argv, struct gp_tune_opts *o);
 
-/* One output row: a ranked tile (rank_row >= 0) or the cuBLAS baseline (rank_row < 0, last). */
+/* One output row: a ranked kernel (rank_row >= 0) or the cuBLAS baseline (rank_row < 0, last). */
 struct gp_tune_row {
 	const char *kernel;
 	long rank_row;        /* row of the ranking table; -1 for cuBLAS */
@@ -53,14 +53,14 @@ struct gp_tune {
 int gp_tune_load(const char *run_dir, struct gp_tune *tu);
 void gp_tune_free(struct gp_tune *tu);
 
-/* Status of every row at size^3, and the candidates: the first `top` tiles in rank order that the
- * sgemm experiment can run at that size (tile multiples, a kernel it knows), plus cuBLAS. Tiles
- * that cannot are "n/a: why" and the next ones in rank order take their place. Returns the number
- * of tile candidates (at most top). */
+/* Status of every row at size^3, and the candidates: the first `top` kernels in rank order that
+ * the sgemm experiment can run at that size (tile multiples, a kernel it knows), plus cuBLAS.
+ * Kernels that cannot are "n/a: why" and the next ones in rank order take their place. Returns
+ * the number of kernel candidates (at most top). */
 size_t gp_tune_select(struct gp_tune *tu, int size, int top);
 
 /* Candidate i turned out n/a on the device (its row said so): it stops being a candidate and
- * the next tile in rank order that is neither n/a nor chosen becomes one. Its index, or -1. */
+ * the next kernel in rank order that is neither n/a nor chosen becomes one. Its index, or -1. */
 long gp_tune_replace(struct gp_tune *tu, size_t i);
 
 /* Candidates that stay unmeasured get "not measured: why". */
@@ -71,7 +71,7 @@ void gp_tune_unmeasured(struct gp_tune *tu, const char *why);
  * of a CUDA or internal error, after which nothing more is measured (the rest say so). */
 int gp_tune_measure(struct gp_tune *tu, struct gp_run *run);
 
-/* Set pick on the tile candidate with the highest measured GFLOP/s whose status is "ok" (cuBLAS
+/* Set pick on the kernel candidate with the highest measured GFLOP/s whose status is "ok" (cuBLAS
  * is the baseline, never the pick; a tie goes to the better-ranked). Its index, or -1. */
 long gp_tune_pick(struct gp_tune *tu);
 

@@ -18,7 +18,7 @@
 # for it with the same .def lines and no measurement behind them.
 
 NODEVICE_CORE := util arch table suite experiment stats changepoint profile reference md report models \
-	planner compare
+	planner compare tune_rank
 NODEVICE_OBJ := $(NODEVICE_CORE:%=$(BUILD)/obj/harness/%.o) \
 	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard harness/sass/*.c)) $(BUILD)/obj/host/analysis.o
 REPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard probes/*_report.c bench/*_report.c))

@@ -42,7 +42,7 @@ static void test_measure_and_pick(void **state)
 	assert_int_equal(gp_tune_load(RUN, &tu), 0);
 	/* Enough candidates to reach one tile past the first one n/a at SIZE (the 12x12 tiles need
 	 * 192-multiples), at least 4: the measurement must step over it. */
-	gp_tune_select(&tu, SIZE, (int)gp_ntiles);
+	gp_tune_select(&tu, SIZE, (int)gp_nkernels);
 	for (size_t i = 0; i + 1 < tu.n && !skipped; i++) {
 		if (gp_status_na(tu.rows[i].status))
 			skipped = 1;
@@ -112,7 +112,7 @@ static void test_command_end_to_end(void **state)
 	t = gp_table_parse(text, strlen(text), err, sizeof err);
 	if (!t)
 		fail_msg("tune's CSV does not parse: %s", err);
-	assert_int_equal(t->nrows, gp_ntiles + 1);
+	assert_int_equal(t->nrows, gp_nkernels + 1);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const char *st = gp_table_get(t, r, "status"), *k = gp_table_get(t, r, "kernel");
 		double g;

@@ -246,36 +246,6 @@ static void test_committed_run(void **state)
 	free(text);
 }
 
-static void test_tune_ranks_on_committed_run(void **state)
-{
-	char err[256];
-	struct gp_table *t = gp_tune_rank(RUN, err, sizeof err);
-	const char *first;
-	int naive = 0;
-	double prev = INFINITY, v;
-
-	(void)state;
-	if (!t)
-		fail_msg("%s", err);
-	assert_int_equal(t->nrows, gp_ntiles);
-	assert_string_equal(gp_table_get(t, 0, "rank"), "1");
-	/* The top-ranked kernel has a register-blocked tile of at least 8 x 8, never the naive one. */
-	first = gp_table_get(t, 0, "kernel");
-	assert_true(gp_tile_find(first)->rx * gp_tile_find(first)->ry >= 64);
-	/* Best first: predictions never rise down the table. */
-	for (size_t r = 0; r < t->nrows; r++) {
-		assert_int_equal(gp_table_get_double(t, r, "gflops_predicted", &v), 0);
-		assert_true(v <= prev);
-		prev = v;
-		naive += !strcmp(gp_table_get(t, r, "kernel"), "sgemm_01_naive");
-	}
-	assert_int_equal(naive, 1);
-	gp_table_free(t);
-	/* A run without the FFMA rate cannot be ranked: NULL and why. */
-	assert_null(gp_tune_rank("tests", err, sizeof err));
-	assert_true(err[0] != 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,7 +255,6 @@ int main(void)
 		cmocka_unit_test(test_m001_hand_computed),
 		cmocka_unit_test(test_tiles_match_variant_table),
 		cmocka_unit_test(test_committed_run),
-		cmocka_unit_test(test_tune_ranks_on_committed_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /* test_tune.c — `gpuprobe tune sgemm` on the host: argument parsing, the choice of candidates
  * (tiles the sgemm experiment cannot run at the size are skipped for the next in rank order),
  * the pick on a synthetic measured table, the CSV columns on the committed H100 run, and the
- * command as a user meets it (exit codes, one line on stderr, the ranking when nothing is
- * measured). The measurement itself is tests/test_gpu_tune.c's. Runs from the repository root. */
+ * command as a user meets it (exit codes, the ranking when nothing is measured; bad input is
+ * tests/test_tune_rank.c's). The measurement itself is tests/test_gpu_tune.c's. Runs from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,14 +23,16 @@
 #include "sgemm.h"
 #include "table.h"
 #include "tune.h"
+#include "tune_rank.h"
 #include "cli_test.h"
 
 #define RUN "results/h100-80gb-hbm3/20261124-100211"
 
 static const char *const want_cols[] = { "rank", "kernel", "rx", "ry", "bm", "bn", "bk", "threads_per_sm",
-	"gflops_predicted", "gflops_measured", "size", "gflops_measured_now", "measured_now_over_predicted",
+	"gflops_predicted", "gflops_measured", "pipe", "bound", "gflops_next_limit", "measured_over_predicted",
+	"rank_measured", "size", "gflops_measured_now", "measured_now_over_predicted",
 	"ratio_to_cublas", "rel_err", "status", "pick" };
-#define RANK_COLS 10 /* the columns gp_tune_rank printed before measuring existed */
+#define RANK_COLS 15 /* gp_tune_rank's columns (the first ten those before measuring existed) */
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -88,7 +90,7 @@ static struct gp_table *ranking(void)
 static void load(struct gp_tune *tu)
 {
 	assert_int_equal(gp_tune_load(RUN, tu), 0);
-	assert_int_equal(tu->n, gp_ntiles + 1);
+	assert_int_equal(tu->n, gp_nkernels + 1);
 }
 
 /* sg_supports at size^3 for a tile row, held independently of tune.c. */
@@ -138,10 +140,10 @@ static void test_parse_errors(void **state)
 	char top_max[16], top_over[16];
 
 	(void)state;
-	snprintf(top_max, sizeof top_max, "%u", gp_ntiles);
-	snprintf(top_over, sizeof top_over, "%u", gp_ntiles + 1);
+	snprintf(top_max, sizeof top_max, "%u", gp_nkernels);
+	snprintf(top_over, sizeof top_over, "%u", gp_nkernels + 1);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", top_max), 0);
-	assert_int_equal(o.top, (int)gp_ntiles);
+	assert_int_equal(o.top, (int)gp_nkernels);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", top_over), GP_EUSAGE);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", "0"), GP_EUSAGE);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", "x"), GP_EUSAGE);
@@ -166,7 +168,7 @@ static void test_load_follows_the_ranking(void **state)
 
 	(void)state;
 	load(&tu);
-	assert_int_equal(rk->nrows, gp_ntiles);
+	assert_int_equal(rk->nrows, gp_nkernels);
 	for (size_t i = 0; i < rk->nrows; i++) {
 		double p;
 		assert_string_equal(tu.rows[i].kernel, gp_table_get(rk, i, "kernel"));
@@ -469,14 +471,17 @@ static void test_cli_no_measure(void **state)
 	struct result r = BIN(*state, "tune", "sgemm", RUN, "--no-measure");
 	struct gp_table *t;
 
-	if (r.status || *r.err)
+	if (r.status || strncmp(r.err, "gpuprobe: tune: the model against the run's sgemm.csv: Spearman rho ", 68) ||
+	    strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
 		show(&r);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, "");   /* nothing was attempted, so nothing to say */
+	/* Nothing was measured now: the one line is the model against the run's own sgemm table. */
+	assert_non_null(strstr(r.err, "Spearman rho"));
+	assert_true(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
 	t = table_of(r.out);
-	assert_int_equal(t->nrows, gp_ntiles + 1);
+	assert_int_equal(t->nrows, gp_nkernels + 1);
 	assert_string_equal(gp_table_get(t, 0, "rank"), "1");
-	assert_string_equal(gp_table_get(t, gp_ntiles, "kernel"), "cublas");
+	assert_string_equal(gp_table_get(t, gp_nkernels, "kernel"), "cublas");
 	gp_table_free(t);
 	result_free(&r);
 }
@@ -493,109 +498,26 @@ static void test_cli_without_gpu(void **state)
 		skip();
 	}
 	r = BIN(*state, "tune", "sgemm", RUN);
-	/* Exit 0, the ranking on stdout, and exactly one line saying nothing was measured. */
-	if (r.status || !strstr(r.err, "nothing measured") || strchr(r.err, '\n') != r.err + strlen(r.err) - 1)
+	/* Exit 0, the ranking on stdout, one line saying nothing was measured, then the model against
+	 * the run's own table: two lines. */
+	if (r.status || !strstr(r.err, "nothing measured") || !strstr(r.err, "Spearman rho"))
 		show(&r);
 	assert_int_equal(r.status, 0);
-	assert_non_null(strstr(r.err, "gpuprobe: tune: nothing measured"));
-	assert_true(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+	assert_true(!strncmp(r.err, "gpuprobe: tune: nothing measured", 32));
+	{
+		const char *nl = strchr(r.err, '\n');
+		assert_non_null(nl);
+		assert_true(!strncmp(nl + 1, "gpuprobe: tune: the model against", 33));
+		assert_true(strchr(nl + 1, '\n') == r.err + strlen(r.err) - 1);
+	}
 	t = table_of(r.out);
-	assert_int_equal(t->nrows, gp_ntiles + 1);
+	assert_int_equal(t->nrows, gp_nkernels + 1);
 	for (size_t i = 0; i < t->nrows; i++) {
 		const char *st = gp_table_get(t, i, "status");
 		assert_string_equal(gp_table_get(t, i, "pick"), "0");
 		assert_true(!strcmp(st, "not measured: no GPU") || !strncmp(st, "n/a: ", 5) || strstr(st, "ranked below"));
 	}
 	gp_table_free(t);
-	result_free(&r);
-}
-
-/* A run directory DIR/NAME with the given meta.csv and profile.csv texts, written to path. */
-static void make_run(const char *dir, const char *name, const char *meta, const char *profile, char *path,
-		     size_t len)
-{
-	char f[PATH_MAX + 32];
-
-	snprintf(path, len, "%s/%s", dir, name);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(f, sizeof f, "%s/meta.csv", path);
-	write_file(f, meta);
-	snprintf(f, sizeof f, "%s/profile.csv", path);
-	write_file(f, profile);
-}
-
-static void test_cli_errors(void **state)
-{
-	static const struct {
-		const char *argv[6];
-		const char *says;
-	} usage[] = {
-		{ { "tune" }, "usage" },
-		{ { "tune", "dgemm", RUN }, "usage" },
-		{ { "tune", "sgemm", RUN, "--top", "0" }, "--top" },
-		{ { "tune", "sgemm", RUN, "--size", "99999" }, "--size" },
-		{ { "tune", "sgemm", RUN, "--frob" }, "'--frob'" },
-		{ { "tune", "sgemm", "/nonexistent/run" }, "not a directory" },
-	};
-	/* A run whose CSV is broken (ragged) or lacks what the model needs: bad CSV (3). */
-	static const struct {
-		const char *name, *profile, *says;
-	} bad[] = {
-		{ "ragged", "key,value,unit,method,source\nffma_ops_per_clk_per_sm,126\n", NULL },
-		{ "noffma", "key,value,unit,method,source\nhbm_read_bw_GBps,3000,GB/s,x,bw_hbm\n", "FFMA" },
-	};
-	static const char meta[] = "key,value\nsm_count,132\nsm_clock_measured_MHz,1980\n";
-	const char *dir = *state;
-	char path[PATH_MAX];
-	struct result r;
-
-	for (size_t i = 0; i < GP_ARRAY_SIZE(usage); i++) {
-		r = run_env(dir, NULL, usage[i].argv);
-		one_line_error(&r, GP_EUSAGE, usage[i].says);
-		result_free(&r);
-	}
-	/* A directory that is no run: a wrong argument (2), like `report`. */
-	snprintf(path, sizeof path, "%s/empty", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	r = BIN(dir, "tune", "sgemm", path, "--no-measure");
-	one_line_error(&r, GP_EUSAGE, "profile.csv");
-	assert_string_equal(r.out, "");
-	result_free(&r);
-	for (size_t i = 0; i < GP_ARRAY_SIZE(bad); i++) {
-		make_run(dir, bad[i].name, meta, bad[i].profile, path, sizeof path);
-		r = BIN(dir, "tune", "sgemm", path);
-		one_line_error(&r, GP_ECONFIG, bad[i].says);
-		assert_string_equal(r.out, "");
-		result_free(&r);
-	}
-}
-
-/* A run whose sgemm.csv does not read back (a number that is not one) is a bad CSV naming the
- * file, line and column (3), not a ranking on NaN. */
-static void test_cli_corrupt_sgemm_csv(void **state)
-{
-	static const char *const files[] = { "meta.csv", "profile.csv", "sgemm.csv" };
-	const char *dir = *state;
-	char path[PATH_MAX], f[PATH_MAX + 32], *text, *p;
-	struct result r;
-
-	snprintf(path, sizeof path, "%s/corrupt", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	for (size_t i = 0; i < GP_ARRAY_SIZE(files); i++) {
-		snprintf(f, sizeof f, "%s/%s", RUN, files[i]);
-		assert_non_null(text = slurp(f));
-		/* sgemm.csv: the first row's size m (",single,4096,") becomes "x096" */
-		if (!strcmp(files[i], "sgemm.csv")) {
-			assert_non_null(p = strstr(text, ",single,"));
-			p[8] = 'x';
-		}
-		snprintf(f, sizeof f, "%s/%s", path, files[i]);
-		write_file(f, text);
-		free(text);
-	}
-	r = BIN(dir, "tune", "sgemm", path, "--no-measure");
-	one_line_error(&r, GP_ECONFIG, "sgemm.csv: line 2, column 4 (m)");
-	assert_string_equal(r.out, "");
 	result_free(&r);
 }
 
@@ -615,8 +537,6 @@ int main(void)
 		cmocka_unit_test(test_csv_measured),
 		T(test_cli_no_measure),
 		T(test_cli_without_gpu),
-		T(test_cli_errors),
-		T(test_cli_corrupt_sgemm_csv),
 	};
 
 	if (access(binary(), X_OK)) {
