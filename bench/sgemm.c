@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "sgemm.h"
 #include "sgemm_case.h"
+#include "sgemm_patch.h"
 #include "sgemm_tma.h"
 
 #include <math.h>
@@ -35,6 +36,7 @@ extern const unsigned char gp_image_bench_sgemm_volkov[], gp_image_bench_sgemm_r
 #define SG_IMAGE_sgemm_tc3 gp_image_bench_sgemm_tc3
 #define SG_IMAGE_sgemm_wgmma_90a gp_image_bench_sgemm_wgmma_90a
 #define SG_IMAGE_dgemm gp_image_bench_dgemm
+#define SG_IMAGE_ffma_patch NULL /* sgemm_patch.c builds the module */
 #define SG_VARIANT(name, T, image, ...) SG_IMAGE_##image,
 static const unsigned char *const sg_images[] = {
 #include "sgemm.list"
@@ -218,11 +220,13 @@ static int kernel(struct gp_meas *m, struct sg_ctx *c)
 	long dyn = v->dyn_smem;
 
 	sg_launch_dims(v, c->s.m, c->s.n, grid, block);
-	if (!sg_variant_image(v)) {
+	if (sg_patch_base(v)) {
+		if ((rc = sg_patch_kernel(m, v)) || !gp_meas_ok(m))
+			return rc;
+	} else if (!sg_variant_image(v)) {
 		gp_err("internal: no module for GEMM variant %s", v->name);
 		return GP_EFAIL;
-	}
-	if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
+	} else if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
 		return rc;
 	GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				 c->s.target_threads > 0 ? 100 : -1));
