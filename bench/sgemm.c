@@ -113,7 +113,8 @@ static void put_defaults(struct gp_meas *m, const struct sg_ctx *c)
 	static const char *const zero[] = { "threads_per_block", "regs_per_thread", "static_smem_bytes",
 		"dyn_smem_bytes", "local_bytes", "blocks_per_sm", "active_threads_per_sm", "launches_per_rep" };
 	static const char *const none[] = { "gflops", "peak_gflops", "pct_of_peak", "cublas_gflops",
-		"ratio_to_cublas", "rel_err", "ref_err", "fp64_err", "ceiling_gflops" };
+		"ratio_to_cublas", "rel_err", "ref_err", "fp64_err", "ceiling_gflops", "sass_conflicts_per_ffma",
+		"sass_reuse_share", "sass_ffma_share" };
 	const struct sg_spec *s = &c->s;
 
 	for (size_t i = 0; i < GP_ARRAY_SIZE(zero); i++)
@@ -228,6 +229,8 @@ static int kernel(struct gp_meas *m, struct sg_ctx *c)
 		return GP_EFAIL;
 	} else if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
 		return rc;
+	else if (sg_variant_image(v) == SG_IMAGE_sgemm_warp)
+		sg_sass_columns(m, v->name);
 	GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				 c->s.target_threads > 0 ? 100 : -1));
 	GP_CU(cuFuncGetAttribute(&st, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, m->fn));
@@ -424,7 +427,10 @@ static const struct gp_param sgemm_params[] = {
 	{ "kernel", GP_PARAM_NAME, 0, 0, sgemm_kernels + 1, sgemm_kernels + 1, "ladder variant or cublas" },
 };
 
-static const char *const sgemm_cols[] = { SG_COMMON_COLS };
+/* sass_*: the kernel's FFMA register-bank statistics (harness/sass/ffma.h) where its cubin is the
+ * embedded sgemm one (the warp-tiling kernels and the patched ones), else nan. */
+static const char *const sgemm_cols[] = { SG_COMMON_COLS, "sass_conflicts_per_ffma", "sass_reuse_share",
+					  "sass_ffma_share" };
 
 static int sgemm_setup(struct gp_meas *m)
 {

@@ -15,28 +15,28 @@
 
 #define SG_TEMPLATE "sgemm" /* build/cubins/sgemm.sm_XX.cubin */
 
-#define SG_PATCH_none(n, b)
-#define SG_PATCH_sgemm_volkov(n, b)
-#define SG_PATCH_sgemm_regblock(n, b)
-#define SG_PATCH_sgemm_warp(n, b)
-#define SG_PATCH_sgemm_tc3(n, b)
-#define SG_PATCH_sgemm_wgmma_90a(n, b)
-#define SG_PATCH_dgemm(n, b)
-#define SG_PATCH_ffma_patch(n, b) { #n, #b },
-#define SG_VARIANT(name, T, image, call, ...) SG_PATCH_##image(name, call)
-static const struct {
-	const char *name, *base;
-} sg_patched[] = {
-#include "sgemm.list"
-};
-#undef SG_VARIANT
-
-const char *sg_patch_base(const struct sg_variant *v)
+static void put_stats(struct gp_meas *m, const struct gp_ffma_stats *s)
 {
-	for (size_t i = 0; i < GP_ARRAY_SIZE(sg_patched); i++)
-		if (!strcmp(sg_patched[i].name, v->name))
-			return sg_patched[i].base;
-	return NULL;
+	gp_meas_num(m, "sass_conflicts_per_ffma", gp_ffma_conflicts_per_ffma(s));
+	gp_meas_num(m, "sass_reuse_share", gp_ffma_reuse_share(s));
+	gp_meas_num(m, "sass_ffma_share", gp_ffma_loop_share(s));
+}
+
+void sg_sass_columns(struct gp_meas *m, const char *kernel)
+{
+	const int sm = m->dev->cc_major * 10 + m->dev->cc_minor;
+	const struct gp_template_cubin *tc = gp_template_find(SG_TEMPLATE, sm);
+	struct gp_ffma_stats s;
+	struct gp_cubin c;
+	char why[512];
+	int banks;
+
+	if (!tc || gp_ffma_banks_for_sm(sm, &banks, why, sizeof why))
+		return;
+	if (gp_cubin_open(&c, tc->start, (size_t)(tc->end - tc->start)) == 0 &&
+	    gp_ffma_stats(&c, kernel, banks, &s) == 0)
+		put_stats(m, &s);
+	gp_cubin_close(&c);
 }
 
 int sg_patch_kernel(struct gp_meas *m, const struct sg_variant *v)
@@ -58,8 +58,10 @@ int sg_patch_kernel(struct gp_meas *m, const struct sg_variant *v)
 		gp_meas_fail(m, "cubin %s: %s", SG_TEMPLATE, gp_cubin_error(&c));
 	else if (gp_ffma_improve(&c, base, &o, &s) < 0)
 		gp_meas_fail(m, "patch %s: %s", base, gp_cubin_error(&c));
-	else
+	else {
+		put_stats(m, &s);
 		rc = gp_meas_kernel_image(m, c.image, base);
+	}
 	gp_cubin_close(&c);
 	return rc;
 }

@@ -13,4 +13,9 @@ const char *sg_patch_base(const struct sg_variant *v);
  * n/a (no cubin or bank count for this sm, a refused patch). */
 int sg_patch_kernel(struct gp_meas *m, const struct sg_variant *v);
 
+/* The columns sass_conflicts_per_ffma, sass_reuse_share, sass_ffma_share (ffma.h's statistics)
+ * of a kernel of the embedded sgemm cubin, as compiled; nothing if there is no cubin or bank count
+ * for this sm (the columns stay nan). sg_patch_kernel fills them for the patched kernel. */
+void sg_sass_columns(struct gp_meas *m, const char *kernel);
+
 #endif
