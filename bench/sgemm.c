@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "sgemm.h"
 #include "sgemm_case.h"
+#include "sgemm_patch.h"
 #include "sgemm_tma.h"
 
 #include <math.h>
@@ -35,6 +36,7 @@ extern const unsigned char gp_image_bench_sgemm_volkov[], gp_image_bench_sgemm_r
 #define SG_IMAGE_sgemm_tc3 gp_image_bench_sgemm_tc3
 #define SG_IMAGE_sgemm_wgmma_90a gp_image_bench_sgemm_wgmma_90a
 #define SG_IMAGE_dgemm gp_image_bench_dgemm
+#define SG_IMAGE_ffma_patch NULL /* sgemm_patch.c builds the module */
 #define SG_VARIANT(name, T, image, ...) SG_IMAGE_##image,
 static const unsigned char *const sg_images[] = {
 #include "sgemm.list"
@@ -111,7 +113,8 @@ static void put_defaults(struct gp_meas *m, const struct sg_ctx *c)
 	static const char *const zero[] = { "threads_per_block", "regs_per_thread", "static_smem_bytes",
 		"dyn_smem_bytes", "local_bytes", "blocks_per_sm", "active_threads_per_sm", "launches_per_rep" };
 	static const char *const none[] = { "gflops", "peak_gflops", "pct_of_peak", "cublas_gflops",
-		"ratio_to_cublas", "rel_err", "ref_err", "fp64_err", "ceiling_gflops" };
+		"ratio_to_cublas", "rel_err", "ref_err", "fp64_err", "ceiling_gflops", "sass_conflicts_per_ffma",
+		"sass_reuse_share", "sass_ffma_share" };
 	const struct sg_spec *s = &c->s;
 
 	for (size_t i = 0; i < GP_ARRAY_SIZE(zero); i++)
@@ -218,12 +221,16 @@ static int kernel(struct gp_meas *m, struct sg_ctx *c)
 	long dyn = v->dyn_smem;
 
 	sg_launch_dims(v, c->s.m, c->s.n, grid, block);
-	if (!sg_variant_image(v)) {
+	if (sg_patch_base(v)) {
+		if ((rc = sg_patch_kernel(m, v)) || !gp_meas_ok(m))
+			return rc;
+	} else if (!sg_variant_image(v)) {
 		gp_err("internal: no module for GEMM variant %s", v->name);
 		return GP_EFAIL;
-	}
-	if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
+	} else if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
 		return rc;
+	else if (sg_variant_image(v) == SG_IMAGE_sgemm_warp)
+		sg_sass_columns(m, v->name);
 	GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				 c->s.target_threads > 0 ? 100 : -1));
 	GP_CU(cuFuncGetAttribute(&st, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, m->fn));
@@ -420,7 +427,10 @@ static const struct gp_param sgemm_params[] = {
 	{ "kernel", GP_PARAM_NAME, 0, 0, sgemm_kernels + 1, sgemm_kernels + 1, "ladder variant or cublas" },
 };
 
-static const char *const sgemm_cols[] = { SG_COMMON_COLS };
+/* sass_*: the kernel's FFMA register-bank statistics (harness/sass/ffma.h) where its cubin is the
+ * embedded sgemm one (the warp-tiling kernels and the patched ones), else nan. */
+static const char *const sgemm_cols[] = { SG_COMMON_COLS, "sass_conflicts_per_ffma", "sass_reuse_share",
+					  "sass_ffma_share" };
 
 static int sgemm_setup(struct gp_meas *m)
 {

@@ -98,6 +98,7 @@ template <int N> __device__ __forceinline__ void cp_wait(void)
 #define SG_IMAGE_sgemm_tc3(x)
 #define SG_IMAGE_sgemm_wgmma_90a(x)
 #define SG_IMAGE_dgemm(x)
+#define SG_IMAGE_ffma_patch(x)
 
 #define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
 		   model)                                                                               \

@@ -7,6 +7,7 @@
 #include "gp.h"
 #include "analysis.h"
 #include "sgemm.h"
+#include "sgemm_patch.h"
 
 #include <math.h>
 #include <string.h>
@@ -91,6 +92,8 @@ static void ref_at(FILE *md, const struct gp_table *ref, const char *exp, const 
 
 /* The best ladder kernel at the largest square size measured, against cuBLAS there: overall,
  * and the best FFMA kernel alone (the 3xTF32 kernels use the tensor cores). */
+static void patch_derive(struct gp_profile *prof, const struct gp_table *t, double big);
+
 static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	double big = 0, best = 0, best_ff = 0;
@@ -128,9 +131,101 @@ static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t)
 			gp_profile_add(prof, "sgemm_best_ffma_ratio_to_cublas", num(t, rf, "ratio_to_cublas"), "x", method,
 				       "sgemm");
 	}
+	patch_derive(prof, t, big);
 	if (!isnan(num(t, rblas, "gflops"))) {
 		snprintf(method, sizeof method, "%s, largest square size", gp_table_get(t, (size_t)rblas, "math_mode"));
 		gp_profile_add(prof, "cublas_sgemm_gflops", num(t, rblas, "gflops"), "GFLOP/s", method, "sgemm");
+	}
+}
+
+/* ---------------------------------------------------------------- the SASS-patched FFMA pair */
+
+/* The patched variants of sgemm.list (SG_PATCHED) and the base each patches. */
+#define SG_PATCH_none(n, b)
+#define SG_PATCH_sgemm_volkov(n, b)
+#define SG_PATCH_sgemm_regblock(n, b)
+#define SG_PATCH_sgemm_warp(n, b)
+#define SG_PATCH_sgemm_tc3(n, b)
+#define SG_PATCH_sgemm_wgmma_90a(n, b)
+#define SG_PATCH_dgemm(n, b)
+#define SG_PATCH_ffma_patch(n, b) { #n, #b },
+#define SG_VARIANT(name, T, image, call, ...) SG_PATCH_##image(name, call)
+static const struct {
+	const char *name, *base;
+} sg_patched[] = {
+#include "sgemm.list"
+};
+#undef SG_VARIANT
+
+static const char *patch_base(const char *name)
+{
+	for (size_t i = 0; i < GP_ARRAY_SIZE(sg_patched); i++)
+		if (!strcmp(sg_patched[i].name, name))
+			return sg_patched[i].base;
+	return NULL;
+}
+
+const char *sg_patch_base(const struct sg_variant *v)
+{
+	return patch_base(v->name);
+}
+
+
+/* Each patched kernel beside its base at every square size: GFLOP/s and the SASS statistics of
+ * the same run's rows (issue 20 item 2). */
+static void patch_report(FILE *md, const struct gp_table *t)
+{
+	static const char *const head[] = { "kernel", "N", "GFLOP/s", "× cuBLAS", "conflicts / FFMA",
+					    "FFMAs with reuse", "FFMA share of loop", "status" };
+	static const char *const cols[] = { "gflops", "ratio_to_cublas", "sass_conflicts_per_ffma",
+					    "sass_reuse_share", "sass_ffma_share", "status" };
+	double ns[16];
+	const size_t nn = distinct(t, "m", ns, GP_ARRAY_SIZE(ns));
+
+	for (size_t p = 0; nn && p < GP_ARRAY_SIZE(sg_patched); p++) {
+		const char *pair[2] = { sg_patched[p].base, sg_patched[p].name };
+
+		if (find_square(t, pair[1], ns[nn - 1]) < 0)
+			continue;
+		fprintf(md, "\n`%s` is `%s`'s cubin patched in place by `gpuprobe sass ffma` (reuse flags, FFMA "
+			    "registers renamed against the measured register banks); the same run's rows:\n\n",
+			pair[1], pair[0]);
+		gp_md_head(md, head, GP_ARRAY_SIZE(head));
+		for (size_t i = 0; i < nn; i++)
+			for (int k = 0; k < 2; k++) {
+				const long r = find_square(t, pair[k], ns[i]);
+				char n[24];
+
+				if (r < 0)
+					continue;
+				snprintf(n, sizeof n, "%g", ns[i]);
+				gp_md_str(md, pair[k]);
+				gp_md_str(md, n);
+				for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
+					cell(md, t, r, cols[c]);
+				gp_md_end(md);
+			}
+	}
+}
+
+/* The first patched kernel's ratio to cuBLAS and to its base at the largest square size. */
+static void patch_derive(struct gp_profile *prof, const struct gp_table *t, double big)
+{
+	for (size_t p = 0; p < GP_ARRAY_SIZE(sg_patched); p++) {
+		const long rp = find_square(t, sg_patched[p].name, big), rb = find_square(t, sg_patched[p].base, big);
+		char method[200];
+
+		if (rp < 0 || !gp_table_row_ok(t, (size_t)rp))
+			continue;
+		snprintf(method, sizeof method, "%s (%s patched by gpuprobe sass ffma), %.0f^3", sg_patched[p].name,
+			 sg_patched[p].base, big);
+		if (!isnan(num(t, rp, "ratio_to_cublas")))
+			gp_profile_add(prof, "sgemm_patched_ffma_ratio_to_cublas", num(t, rp, "ratio_to_cublas"), "x",
+				       method, "sgemm");
+		if (rb >= 0 && gp_table_row_ok(t, (size_t)rb) && num(t, rb, "gflops") > 0)
+			gp_profile_add(prof, "sgemm_patched_ffma_speedup", num(t, rp, "gflops") / num(t, rb, "gflops"), "x",
+				       method, "sgemm");
+		return;
 	}
 }
 
@@ -279,6 +374,7 @@ static void sgemm_report(FILE *md, const struct gp_table *t, const struct gp_tab
 	table4(md, t, ref);
 	if (big > 0) {
 		ladder(md, t, ref, big);
+		patch_report(md, t);
 		figure9(md, t, ref, big);
 		gp_reference(ref, "sgemm", "published_cublas_tflops", &gpu, NULL);
 		fprintf(md, "\nPublished anchors (%s): cuBLAS FP32 without TF32 %s TFLOP/s; best public SIMT kernel "

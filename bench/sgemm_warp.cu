@@ -19,7 +19,7 @@
  *  STAGES >= 2: cp.async pipeline of STAGES buffers, wait_group(STAGES - 2), one barrier per tile
  * The 1-D grid is swizzled in groups of 8 tile rows for L2 reuse. Dynamic shared memory.
  * Needs m % BM, n % BN, k % BK == 0 and lda, ldc multiples of 4. */
-template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_warp {
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false> struct gemm_warp {
 	static constexpr int WM = 8 * TM, WN = 4 * TN;                 /* warp tile */
 	static constexpr int NWM = BM / WM, NWN = BN / WN, NTH = NWM * NWN * 32;
 	static constexpr int BNP = BN + 4;
@@ -159,7 +159,20 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES> struct gemm_warp {
 			for (int j = 0; j < TN / 4; j++) {
 				const float4 *v = &acc[s * 4][j];
 				const int r = wm0 + s * 32 + lm * 4, c = wn0 + j * 16 + ln * 4;
-				/* acc[s*4 + q][j] holds rows r + q, columns c .. c + 3: store column-wise. */
+				/* acc[s*4 + q][j] holds rows r + q, columns c .. c + 3: store column-wise. With
+				 * SCALAR_C one 4-byte store per element, so no accumulator is part of a register
+				 * vector and the SASS patcher may give any of them either bank (sgemm_ffma.c). */
+				if (SCALAR_C) {
+#pragma unroll
+					for (int q = 0; q < 4; q++) {
+						float *p = cb + r + q + (size_t)c * ldc;
+						p[0] = acc[s * 4 + q][j].x;
+						p[ldc] = acc[s * 4 + q][j].y;
+						p[2 * (size_t)ldc] = acc[s * 4 + q][j].z;
+						p[3 * (size_t)ldc] = acc[s * 4 + q][j].w;
+					}
+					continue;
+				}
 				st4(cb + r + (size_t)(c + 0) * ldc, make_float4(v[0].x, acc[s * 4 + 1][j].x, acc[s * 4 + 2][j].x, acc[s * 4 + 3][j].x));
 				st4(cb + r + (size_t)(c + 1) * ldc, make_float4(v[0].y, acc[s * 4 + 1][j].y, acc[s * 4 + 2][j].y, acc[s * 4 + 3][j].y));
 				st4(cb + r + (size_t)(c + 2) * ldc, make_float4(v[0].z, acc[s * 4 + 1][j].z, acc[s * 4 + 2][j].z, acc[s * 4 + 3][j].z));

@@ -6,6 +6,7 @@
  * temporary name and a rename; it refuses to write over its input, so a template is never lost.
  * Numbers accept decimal or 0x-hex; register fields also take RZ, the predicate PT. */
 #include "sass/cubin.h"
+#include "sass/ffma.h"
 #include "sass/insn.h"
 #include "sass/patch.h"
 #include "sass/sass.h"
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 	fputs("usage: gpuprobe sass dump FILE [--kernel K]\n"
 	      "       gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] [--save-listing FILE] [--max-seconds S]\n"
 	      "                               [--nvdisasm PATH] [--max-samples N]\n"
+	      "       gpuprobe sass ffma CUBIN --kernel K [--banks N | --run DIR] [--no-reuse] [--no-rename] [-o OUT]\n"
 	      "       gpuprobe sass patch FILE --kernel K --index I --field NAME --value V [--force] -o OUT\n"
 	      "fields:", f);
 	for (int i = 0; i < GP_F_COUNT; i++)
@@ -226,6 +228,8 @@ int gp_sass_main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "solve"))
 		return gp_sass_solve_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "ffma"))
+		return gp_sass_ffma_main(argc - 1, argv + 1);
 	if (parse_args(argc, argv, &o) < 0)
 		return GP_EUSAGE;
 	if (o.help) {
@@ -233,7 +237,7 @@ int gp_sass_main(int argc, char **argv)
 		return GP_OK;
 	}
 	if (!o.cmd || (strcmp(o.cmd, "dump") && strcmp(o.cmd, "patch"))) {
-		gp_err("sass: %s (gpuprobe sass --help)", o.cmd ? "unknown command (dump, patch, solve)" : "missing command");
+		gp_err("sass: %s (gpuprobe sass --help)", o.cmd ? "unknown command (dump, patch, solve, ffma)" : "missing command");
 		return GP_EUSAGE;
 	}
 	if (!o.file) {

@@ -1,0 +1,67 @@
+/* ffma.h — an FFMA kernel's register-bank statistics, and its cubin improved in place for them.
+ *
+ * The model is the suite's measurements, passed in, never a GPU fact typed here: `banks` register
+ * banks (regbank_map: a register's bank is its number mod banks), one reuse-cache entry per operand
+ * slot (regbank_reuse: a source is served from the cache when the instruction before it held the
+ * same register in the same slot with that slot's reuse bit set). An FFMA's conflicts are, over
+ * the banks, (distinct sources read from that bank) - 1, summed: 0 when its register reads all go
+ * to different banks, 2 for three reads of one bank (regbank_ffma: 1 and 2 extra issue cycles).
+ *
+ * The patch (gp_ffma_improve) never moves or adds an instruction:
+ *  reuse   sets the reuse bit of slot s on FFMA i when FFMA i + 1 reads the same register in slot
+ *          s, both are unpredicated FFMA R, R, R, R, i does not write that register, and i + 1 is
+ *          no branch target;
+ *  rename  applies one permutation of registers to the whole kernel, chosen by local search to
+ *          minimise the FFMA conflicts. Only registers whose every occurrence is a 32-bit operand
+ *          of a form whose operands are known (ffma.c's table) move; any register in a vector
+ *          operand (LDS/STS/LDG/STG .64/.128), a 64-bit address, an operand of any other
+ *          instruction, R1 (the ABI's stack pointer) or at/above REGCOUNT stays. A CS2R Rd, SRZ
+ *          pair (two zeros) may swap its two registers, since both hold the same value.
+ * Both are checked afterwards by decoding the patched kernel again (gp_ffma_stats). */
+#ifndef GP_SASS_FFMA_H
+#define GP_SASS_FFMA_H
+
+#include "sass/cubin.h"
+
+#include <stddef.h>
+
+struct gp_ffma_stats {
+	size_t insn, ffma;           /* instructions and FFMA R, R, R, R of the kernel */
+	size_t loop_insn, loop_ffma; /* the same inside the largest loop (a backward branch's body) */
+	size_t reuse_ffma;           /* FFMAs with any reuse bit set */
+	size_t reads, served;        /* FFMA source reads, and those served by the reuse cache */
+	size_t conflicts;            /* sum of the FFMAs' bank conflicts (header comment) */
+	size_t movable;              /* registers the renaming may move */
+	size_t renamed;              /* registers it moved (gp_ffma_improve only) */
+	size_t reuse_set;            /* reuse bits it set (gp_ffma_improve only) */
+};
+
+struct gp_ffma_opts {
+	int banks;                   /* measured register banks (>= 1) */
+	int reuse, rename;           /* which steps gp_ffma_improve takes */
+};
+
+/* Statistics of kernel `kernel`; -1 with c->err if it is not there or banks < 1. */
+int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_ffma_stats *s);
+/* Improve the kernel in place; *after = its statistics once patched (reuse_set, renamed, movable
+ * filled in). -1 with c->err, the image then unchanged. */
+int gp_ffma_improve(struct gp_cubin *c, const char *kernel, const struct gp_ffma_opts *o,
+		    struct gp_ffma_stats *after);
+
+/* Per-FFMA figures of s (0 when the kernel has no FFMA). */
+double gp_ffma_conflicts_per_ffma(const struct gp_ffma_stats *s);
+double gp_ffma_reuse_share(const struct gp_ffma_stats *s);  /* FFMAs with a reuse bit */
+double gp_ffma_loop_share(const struct gp_ffma_stats *s);   /* FFMA share of the main loop */
+
+/* The measured register bank count: configs/sass-ffma.csv's row for an sm (relative to the
+ * working directory, the repository root as for the suite files), or any table's key/value row.
+ * 0, or -1 with one line in err naming the file. */
+#define GP_FFMA_CONFIG "configs/sass-ffma.csv"
+int gp_ffma_banks_for_sm(int sm, int *banks, char *err, size_t len);
+int gp_ffma_banks_from(const char *path, const char *key_col, const char *key, const char *val_col, int *banks,
+		       char *err, size_t len);
+
+/* `gpuprobe sass ffma` (ffma_cli.c; argv[0] is "ffma"). */
+int gp_sass_ffma_main(int argc, char **argv);
+
+#endif
