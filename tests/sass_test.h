@@ -21,7 +21,7 @@
 #include "sass/cubin.h"
 #include "sass/insn.h"
 
-static const int sms[] = { 75, 80, 86, 89, 90 };
+static const int sms[] = { 75, 80, 86, 89, 90, 100, 120 };
 #define NSM ((int)GP_ARRAY_SIZE(sms))
 #define CHAIN_LEN 64    /* REP64 in chains.cu */
 #define REP_LEN 16      /* REP16 in chains.cu */
