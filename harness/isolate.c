@@ -12,6 +12,7 @@
 #include "ipc.h"
 #include "isolate.h"
 #include "measure.h"
+#include "needs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,6 +29,40 @@ static const struct gp_iso_backend gpu_backend = {
 static const struct gp_iso_backend *backend(const struct gp_isolation *iso)
 {
 	return iso->backend ? iso->backend : &gpu_backend;
+}
+
+static void point_row(struct gp_table *t, const struct gp_point *pt, const char *why)
+{
+	char err[128];
+
+	gp_row_begin(t);
+	for (size_t c = 0; c < t->ncols; c++)
+		gp_row_str(t, t->cols[c], "");
+	for (size_t k = 0; k < pt->nparams; k++)
+		if (gp_table_col(t, pt->params[k].name) >= 0)
+			gp_row_str(t, pt->params[k].name, pt->str[k]);
+	gp_row_str(t, "status", why);
+	if (gp_table_col(t, "conditions") >= 0)
+		gp_row_str(t, "conditions", "n/a: not measured");
+	if (gp_table_col(t, "throttle") >= 0)
+		gp_row_str(t, "throttle", "n/a: not measured");
+	if (gp_row_end(t, err, sizeof err))
+		gp_err("internal: failed row: %s", err);
+}
+
+/* One point: the n/a row of the registry's guard when the GPU lacks what the experiment needs
+ * (needs.h: an older sm, another sm than an arch-specific image's, no verified SASS map), else
+ * the measurement. */
+static int measure_point(const struct gp_isolation *iso, struct gp_run *run, const struct gp_experiment *e,
+			 const struct gp_point *pt, struct gp_table *t)
+{
+	char why[256];
+
+	if (gp_need_unmet(e->name, run->dev->cc_major * 10 + run->dev->cc_minor, why, sizeof why)) {
+		point_row(t, pt, why);
+		return 0;
+	}
+	return backend(iso)->measure(run, e->impl, pt, t);
 }
 
 static void progress_line(const struct gp_progress *pr, const struct gp_sweep *sw, size_t p, const char *desc)
@@ -64,7 +99,7 @@ static void child_sweep(const struct gp_isolation *iso, struct gp_run *run, cons
 		gp_sweep_point(&sw, p, &pt);
 		gp_point_format(&pt, desc, sizeof desc);
 		progress_line(&pr, &sw, p, desc);
-		rc = backend(iso)->measure(run, im, &pt, t);
+		rc = measure_point(iso, run, j->item.exp, &pt, t);
 		pr.done++;
 		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
 			snprintf(why, sizeof why, "%s", gp_last_error()[0] ? gp_last_error() : "error");
@@ -232,23 +267,11 @@ int gp_inprocess_describe(int device, struct gp_kv *kv, size_t max, size_t *n, c
 static void failed_row(struct gp_table *t, const struct gp_sweep *sw, size_t p, const char *why)
 {
 	struct gp_point pt;
-	char err[128];
 
 	gp_sweep_point(sw, p, &pt);
-	gp_row_begin(t);
-	for (size_t c = 0; c < t->ncols; c++)
-		gp_row_str(t, t->cols[c], "");
-	for (size_t k = 0; k < pt.nparams; k++)
-		if (gp_table_col(t, pt.params[k].name) >= 0)
-			gp_row_str(t, pt.params[k].name, pt.str[k]);
-	gp_row_str(t, "status", why);
-	if (gp_table_col(t, "conditions") >= 0)
-		gp_row_str(t, "conditions", "n/a: not measured");
-	if (gp_table_col(t, "throttle") >= 0)
-		gp_row_str(t, "throttle", "n/a: not measured");
-	if (gp_row_end(t, err, sizeof err))
-		gp_err("internal: failed row: %s", err);
+	point_row(t, &pt, why);
 }
+
 
 /* The status of point p, which ended in error rc (`what` happened): an expected fault where the
  * error is a CUDA one and the experiment declared that the point may fault on purpose
@@ -294,7 +317,7 @@ static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, 
 		gp_sweep_point(sw, p, &pt);
 		gp_point_format(&pt, desc, sizeof desc);
 		progress_line(iso->progress, sw, p, desc);
-		rc = gp_measure(&run, sw->exp->impl, &pt, t);
+		rc = measure_point(iso, &run, sw->exp, &pt, t);
 		iso->progress->done++;
 		if (rc == GP_ECUDA || rc == GP_EFAIL || rc == GP_ENOGPU) {
 			/* Expected or not, the fault took the context: the run ends here. */

@@ -64,10 +64,11 @@ $(FUZZ_RUNS): fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
 	fi; \
 	echo "  FUZZ    $$t: $$(grep -E '^stat::(number_of_executed_units|new_units_added)' $(FUZZ_BUILD)/$$t.log | tr '\n' ' ')"
 
-# Seeds: real nvcc cubins of fuzz/seed.cu for the oldest and newest sm we build (plain and
-# relocatable), and cut copies of them that stop in the header, the middle and the last byte.
+# Seeds: real nvcc cubins of fuzz/seed.cu for the oldest sm, sm_90 and the two Blackwell
+# instruction sets the codec knows (plain and relocatable), and cut copies of them that stop in
+# the header, the middle and the last byte.
 fuzz-corpus:
-	$(Q)d=fuzz/corpus/cubin; for sm in 75 90; do \
+	$(Q)d=fuzz/corpus/cubin; for sm in 75 90 100 120; do \
 		$(NVCC) -cubin -O3 -arch=sm_$$sm -o $$d/seed_sm$$sm.cubin fuzz/seed.cu && \
 		$(NVCC) -cubin -O3 -rdc=true -arch=sm_$$sm -o $$d/seed_rdc_sm$$sm.cubin fuzz/seed.cu || exit 1; \
 	done; \

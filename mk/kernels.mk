@@ -23,7 +23,9 @@
 # PTX of its source's level, as nvcc builds it for that -gencode, not the compute_86 PTX's. The
 # sms measured so far (sm_90: H100, H200) are their own level, so nothing measured changed.
 
-SM_ALL := 75 80 86 89 90
+# Every architecture nvcc 13 lists (nvcc --list-gpu-arch). The arch-specific targets (sm_90a) are
+# built only for the kernels that need them (CU_90A_SRC below).
+SM_ALL := 75 80 86 87 88 89 90 100 103 110 120 121
 ifeq ($(origin SM),undefined)
   SM := $(shell scripts/detect-sm.sh '$(NVCC)' $(SM_ALL))
 endif

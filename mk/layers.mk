@@ -18,7 +18,7 @@
 # for it with the same .def lines and no measurement behind them.
 
 NODEVICE_CORE := util arch table suite experiment stats changepoint profile reference md report models \
-	planner compare tune_rank
+	planner compare tune_rank needs
 NODEVICE_OBJ := $(NODEVICE_CORE:%=$(BUILD)/obj/harness/%.o) \
 	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard harness/sass/*.c)) $(BUILD)/obj/host/analysis.o
 REPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard probes/*_report.c bench/*_report.c))
@@ -30,7 +30,7 @@ LINK_TEST := $(BUILD)/host/tests/link_host
 
 $(BUILD)/gen/host/experiments.def: $(REPORTED_DEF) Makefile mk/layers.mk
 	@mkdir -p $(@D)
-	$(Q)cat /dev/null $(REPORTED_DEF) > $@
+	$(Q){ $(DEF_PREAMBLE); cat /dev/null $(REPORTED_DEF); } > $@
 
 # analysis.c and the stand-in registry over the converted families' .def lines only.
 $(BUILD)/obj/host/analysis.o: harness/analysis.c $(BUILD)/gen/host/experiments.def

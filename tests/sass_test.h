@@ -1,6 +1,6 @@
 /* sass_test.h — the real nvcc cubins the SASS codec tests work on (test_sass.c: reader, field codec,
  * malformed input; test_sass_patch.c: patcher and CLI): tests/sass/chains.cu and reloc.cu (-rdc)
- * for sm_75 … sm_90, each with its ptxas -v log. The Makefile compiles them once into
+ * for sm_75 … sm_120, each with its ptxas -v log. The Makefile compiles them once into
  * $GP_SASS_FIXTURES for every test pass (make test, asan, valgrind); run alone, a program
  * compiles them itself into a scratch directory with $NVCC. Each image is held in a buffer of
  * exactly its size, so a sanitizer build catches any read past the end. Without the cubins and
@@ -21,7 +21,7 @@
 #include "sass/cubin.h"
 #include "sass/insn.h"
 
-static const int sms[] = { 75, 80, 86, 89, 90 };
+static const int sms[] = { 75, 80, 86, 89, 90, 100, 120 };
 #define NSM ((int)GP_ARRAY_SIZE(sms))
 #define CHAIN_LEN 64    /* REP64 in chains.cu */
 #define REP_LEN 16      /* REP16 in chains.cu */

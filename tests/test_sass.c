@@ -1,5 +1,5 @@
 /* test_sass.c — the cubin reader, the field codec and malformed input, on real nvcc cubins
- * (sass_test.h: the templates in tests/sass/ for sm_75 … sm_90). The tests assert what the
+ * (sass_test.h: the templates in tests/sass/ for sm_75 … sm_120). The tests assert what the
  * template source implies: instruction counts of the asm volatile chains, their dependent
  * registers, REGCOUNT equal to what ptxas reports with -v, EXIT where nvcc says the exits are.
  * Malformed images are cut and corrupted copies of the real ones. The patcher and the CLI are

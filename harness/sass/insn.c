@@ -1,4 +1,5 @@
-/* insn.c — field codec for 128-bit Volta-family instruction words.
+/* insn.c — field codec for 128-bit Volta-family instruction words (sm_70 … sm_120; which sms
+ * have a verified map, and how each tells its forms apart: gp_insn_isas, insn.h).
  *
  * The field map follows Jia et al. 2018 and the public assemblers CuAssembler and turingas (bits
  * 0-11 opcode, 16-23 Rd, 24-31 Ra, 32-39 Rb, 64-71 Rc, 105-125 the control fields);
@@ -12,6 +13,8 @@
 #include "sass/insn.h"
 #include "gp.h"
 
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 const struct gp_insn_field_desc gp_insn_fields[GP_F_COUNT] = {
@@ -113,24 +116,97 @@ int gp_insn_set(struct gp_insn *w, enum gp_insn_field f, uint32_t v)
 	return 0;
 }
 
-enum gp_insn_class gp_insn_classify(struct gp_insn w)
+/* Forms as nvdisasm prints them. On sm_70-sm_90 IADD3 prints its carry-out predicates only when
+ * they are not PT (nvcc's chains have none); on sm_100/sm_120 always. */
+#define COMMON_FORMS                                                                               \
+	[GP_I_FFMA_RIR] = { 0, "rd ra - rc" }, [GP_I_FFMA_RRI] = { 0, "rd ra rc -" },             \
+	[GP_I_FMUL_RRR] = { 0, "rd ra rb" }, [GP_I_EXIT] = { 0, "" }, [GP_I_BRA] = { 0, "-" },    \
+	[GP_I_NOP] = { 0, "" }
+#define BIT(i) ((uint64_t)1 << ((i) - 64))
+
+const struct gp_insn_isa gp_insn_isas[] = {
+	{ "sm_70-sm_90", 70, 90,
+	  { COMMON_FORMS, [GP_I_FFMA_RRR] = { 0, "rd ra rb rc" }, [GP_I_FADD_RRR] = { 0, "rd ra rb" },
+	    [GP_I_IADD3_RRR] = { 0, "rd ra rb rc" } },
+	  "tests/test_sass.c on nvcc cubins for sm_75-sm_90; tests/solver/h100_sm90_field_map.csv" },
+	/* Solved: tests/solver/sm100/field_map.csv and chains_field_map.csv. */
+	{ "sm_100", 100, 100,
+	  { COMMON_FORMS, [GP_I_FFMA_RRR] = { BIT(81), "rd ra rb rc" }, [GP_I_FADD_RRR] = { BIT(81), "rd ra rb" },
+	    [GP_I_IADD3_RRR] = { BIT(76), "rd - - ra rb rc" } },
+	  "tests/solver/sm100: nvdisasm listings of nvcc sm_100 cubins and the maps solved from them" },
+	{ "sm_120", 120, 120,
+	  { COMMON_FORMS, [GP_I_FFMA_RRR] = { BIT(81), "rd ra rb rc" }, [GP_I_FADD_RRR] = { BIT(81), "rd ra rb" },
+	    [GP_I_IADD3_RRR] = { 0, "rd - - ra rb rc" } },
+	  "tests/solver/sm120: nvdisasm listings of nvcc sm_120 cubins and the maps solved from them" },
+};
+const size_t gp_insn_nisas = GP_ARRAY_SIZE(gp_insn_isas);
+
+const struct gp_insn_isa *gp_insn_isa(int sm)
 {
+	for (size_t i = 0; i < gp_insn_nisas; i++)
+		if (sm >= gp_insn_isas[i].sm_lo && sm <= gp_insn_isas[i].sm_hi)
+			return &gp_insn_isas[i];
+	return NULL;
+}
+
+const char *gp_insn_isa_names(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (size_t i = 0, n = 0; i < gp_insn_nisas && n < sizeof buf; i++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", gp_insn_isas[i].name);
+	return buf;
+}
+
+enum gp_insn_class gp_insn_classify_sm(int sm, struct gp_insn w)
+{
+	const struct gp_insn_isa *isa = gp_insn_isa(sm);
 	uint32_t op = gp_insn_get(w, GP_F_OPCODE);
 
-	for (int i = 1; i < GP_I_COUNT; i++)
-		if (gp_insn_classes[i].opcode == op)
+	for (int i = 1; isa && i < GP_I_COUNT; i++)
+		if (gp_insn_classes[i].opcode == op && !(w.hi & isa->forms[i].ext))
 			return (enum gp_insn_class)i;
 	return GP_I_UNKNOWN;
 }
 
-int gp_insn_field_is_reg_operand(struct gp_insn w, enum gp_insn_field f)
+enum gp_insn_class gp_insn_classify(struct gp_insn w)
+{
+	return gp_insn_classify_sm(90, w);
+}
+
+int gp_insn_field_is_reg_operand_sm(int sm, struct gp_insn w, enum gp_insn_field f)
 {
 	static const uint8_t bit[GP_F_COUNT] = {
 		[GP_F_RD] = 1, [GP_F_RA] = 2, [GP_F_RB] = 4, [GP_F_RC] = 8,
 	};
-	enum gp_insn_class k = gp_insn_classify(w);
+	enum gp_insn_class k = gp_insn_classify_sm(sm, w);
 
 	if (k == GP_I_UNKNOWN)
 		return -1;
 	return !!(gp_insn_classes[k].regs & bit[f]);
+}
+
+int gp_insn_field_is_reg_operand(struct gp_insn w, enum gp_insn_field f)
+{
+	return gp_insn_field_is_reg_operand_sm(90, w, f);
+}
+
+int gp_insn_form_operand(const struct gp_insn_isa *isa, enum gp_insn_class k, int i)
+{
+	static const char *const roles[] = { [GP_F_RD] = "rd", [GP_F_RA] = "ra", [GP_F_RB] = "rb", [GP_F_RC] = "rc" };
+	const char *p = isa && k > GP_I_UNKNOWN && k < GP_I_COUNT ? isa->forms[k].syntax : NULL;
+
+	for (int n = 0; p && *p; n++) {
+		size_t len = strcspn(p, " ");
+		if (n == i) {
+			for (int f = GP_F_RD; f <= GP_F_RC; f++)
+				if (len == strlen(roles[f]) && !strncmp(p, roles[f], len))
+					return f;
+			return -1;
+		}
+		p += len;
+		p += *p == ' ';
+	}
+	return -2;
 }

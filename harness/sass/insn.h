@@ -1,4 +1,4 @@
-/* insn.h — the 128-bit instruction word of Volta-family GPUs (sm_70 … sm_90): named fields.
+/* insn.h — the 128-bit instruction word of Volta-family GPUs (sm_70 … sm_120): named fields.
  *
  * A word is two little-endian 64-bit halves; bit 0 is the lowest bit of the first half (the
  * first number cuobjdump prints), bit 64 the lowest of the second. Fields are a const table of
@@ -85,8 +85,46 @@ struct gp_insn_class_desc {
 
 extern const struct gp_insn_class_desc gp_insn_classes[GP_I_COUNT];
 
+/* On the sm_70-sm_90 instruction set (gp_insn_classify_sm(90, w)). */
 enum gp_insn_class gp_insn_classify(struct gp_insn w);
-/* Field f is a register operand of w's (known) form: 1 yes, 0 no, -1 form unknown. */
+/* Field f is a register operand of w's (known) form: 1 yes, 0 no, -1 form unknown (sm_70-sm_90). */
 int gp_insn_field_is_reg_operand(struct gp_insn w, enum gp_insn_field f);
+
+/* The instruction sets whose field map is verified: the sm_70-sm_90 map (the public assemblers,
+ * checked on nvcc cubins and solved on sm_90 from the H100 machine's nvdisasm) and sm_100 and
+ * sm_120 (solved from nvdisasm listings of nvcc cubins: tests/solver/sm100, sm120). The field
+ * positions (gp_insn_fields) are the same on all three; what differs is how a form is told apart:
+ * on sm_100/sm_120 bits outside the opcode field also select the operation (bit 81 turns FFMA
+ * into FHFMA and FADD into FHADD; on sm_100 bit 76 turns IADD3 into IADD.XOR), so a form there
+ * is its opcode with those bits clear, and nvdisasm prints IADD3's carry predicates. Any other
+ * sm (sm_103, sm_110, sm_121, …) has no verified map: gp_insn_isa() is NULL for it and the
+ * patcher refuses it. */
+struct gp_insn_form {
+	uint64_t ext;           /* bits 64-127 (bit i is word bit 64 + i) that must be 0 in this form */
+	const char *syntax;     /* nvdisasm's operands in order: rd, ra, rb, rc, or '-' (no codec field),
+	                         * space-separated; "" for none */
+};
+
+struct gp_insn_isa {
+	const char *name;       /* "sm_70-sm_90" */
+	int sm_lo, sm_hi;       /* the sms it covers (compute capability x 10) */
+	struct gp_insn_form forms[GP_I_COUNT];
+	const char *evidence;   /* where it was verified */
+};
+
+extern const struct gp_insn_isa gp_insn_isas[];
+extern const size_t gp_insn_nisas;
+
+/* The verified instruction set of an sm, NULL if there is none. */
+const struct gp_insn_isa *gp_insn_isa(int sm);
+/* "sm_70-sm_90, sm_100, sm_120": the sms with a verified map, for messages. */
+const char *gp_insn_isa_names(void);
+/* Form of w on sm's instruction set; GP_I_UNKNOWN also when sm has no verified map. */
+enum gp_insn_class gp_insn_classify_sm(int sm, struct gp_insn w);
+/* As gp_insn_field_is_reg_operand, on sm's instruction set (-1 without a verified map). */
+int gp_insn_field_is_reg_operand_sm(int sm, struct gp_insn w, enum gp_insn_field f);
+/* Field of the codec that operand `i` of form k's nvdisasm text is on sm's instruction set
+ * (GP_F_RD … GP_F_RC), -1 if that operand has none; -2 if i is past the form's operands. */
+int gp_insn_form_operand(const struct gp_insn_isa *isa, enum gp_insn_class k, int i);
 
 #endif

@@ -50,9 +50,9 @@ static int check_reg(struct gp_cubin *c, const struct gp_cubin_kernel *k, struct
 {
 	const char *name = gp_insn_fields[f].name;
 
-	if (gp_insn_field_is_reg_operand(w, f) == 0 && !force)
+	if (gp_insn_field_is_reg_operand_sm(c->sm, w, f) == 0 && !force)
 		return gp_cubin_fail(c, "%s of this %s is not a register operand (use force)", name,
-			             gp_insn_classes[gp_insn_classify(w)].name);
+			             gp_insn_classes[gp_insn_classify_sm(c->sm, w)].name);
 	if (value == GP_REG_RZ || force)
 		return 0;
 	if (k->regcount < 0)
@@ -92,8 +92,9 @@ int gp_sass_patch_check(struct gp_cubin *c, const char *kernel, size_t index,
 	k = locate(c, kernel, index);
 	if (!k)
 		return -1;
-	if (c->sm > 90 && !force)
-		return gp_cubin_fail(c, "sm_%d: the field map is verified for sm_70-sm_90 only (use force)", c->sm);
+	if (!gp_insn_isa(c->sm)) /* no force: the bits would be written where nothing says the field is */
+		return gp_cubin_fail(c, "sm_%d: no verified instruction field map for this architecture (verified: %s)",
+			             c->sm, gp_insn_isa_names());
 	if (f == GP_F_OPCODE && !force) /* another opcode is another instruction, with other operands */
 		return gp_cubin_fail(c, "changing the opcode makes a different instruction (use force)");
 	w = gp_insn_load(gp_cubin_text(c, k) + index * GP_INSN_BYTES);

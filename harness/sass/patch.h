@@ -4,14 +4,15 @@
  * refused (error string in c->err, return -1) when the instruction is outside the kernel, a
  * relocation covers it, the value does not fit the field, a register operand would reach past the
  * kernel's register count, or the control fields would take a combination nvcc never emits;
- * `force` lifts only the last two kinds of check (and the sm range), never the first three. */
+ * `force` lifts only the last two kinds of check, never the first three, and never the refusal of
+ * an architecture without a verified field map (gp_insn_isa: sm_70-sm_90, sm_100, sm_120). */
 #ifndef GP_SASS_PATCH_H
 #define GP_SASS_PATCH_H
 
 #include "sass/cubin.h"
 #include "sass/insn.h"
 
-/* Stall/yield pairs ptxas emits for instructions that execute (sm_75 … sm_90, CUDA 13):
+/* Stall/yield pairs ptxas emits for instructions that execute (sm_75 … sm_120, CUDA 13):
  * stall 1 with yield bit 1, stall 2-15 with either yield bit. Stall 0 only appears on the
  * unreachable self-branch and NOP padding after the last EXIT, and stall 1 is never paired with
  * yield bit 0. Anything else is an experiment (E105) and needs force. */

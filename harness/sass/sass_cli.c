@@ -1,7 +1,8 @@
 /* sass_cli.c — `gpuprobe sass dump|patch`: look at and edit the SASS of a cubin from the shell.
  *
- * dump prints one CSV row per instruction (header first) on stdout: the raw words and every
- * named field, so a sweep script or a spreadsheet can find the instruction to patch. patch edits
+ * dump prints one CSV row per instruction (header first) on stdout: the raw words, the form on
+ * the cubin's sm (insn.h: "?" where the sm has no verified map) and every named field, so a
+ * sweep script or a spreadsheet can find the instruction to patch. patch edits
  * one field of one instruction with the checks of patch.c and writes a new file through a
  * temporary name and a rename; it refuses to write over its input, so a template is never lost.
  * Numbers accept decimal or 0x-hex; register fields also take RZ, the predicate PT. */
@@ -29,7 +30,7 @@ struct sass_opts {
 static void usage(FILE *f)
 {
 	fputs("usage: gpuprobe sass dump FILE [--kernel K]\n"
-	      "       gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] [--save-listing FILE] [--max-seconds S]\n"
+	      "       gpuprobe sass solve CUBIN --kernel K[,K...] -o MAP.csv [--listing FILE] [--emit RAW] [--save-listing FILE] [--max-seconds S]\n"
 	      "                               [--nvdisasm PATH] [--max-samples N]\n"
 	      "       gpuprobe sass ffma CUBIN --kernel K [--banks N | --run DIR] [--no-reuse] [--no-rename] [-o OUT]\n"
 	      "       gpuprobe sass patch FILE --kernel K --index I --field NAME --value V [--force] -o OUT\n"
@@ -135,7 +136,7 @@ static void dump_kernel(FILE *f, const struct gp_cubin *c, const struct gp_cubin
 		put_name(f, k->name);
 		fprintf(f, ",%zu,0x%04zx,0x%016llx,0x%016llx,%s", i, i * GP_INSN_BYTES,
 			(unsigned long long)w.lo, (unsigned long long)w.hi,
-			gp_insn_classes[gp_insn_classify(w)].name);
+			gp_insn_classes[gp_insn_classify_sm(c->sm, w)].name);
 		for (int fi = 0; fi < GP_F_COUNT; fi++)
 			fprintf(f, fi == GP_F_OPCODE ? ",0x%03x" : ",%u", gp_insn_get(w, (enum gp_insn_field)fi));
 		fputc('\n', f);
@@ -154,7 +155,8 @@ static int cmd_dump(struct gp_cubin *c, const struct sass_opts *o)
 		gp_err("sass: %s: %s", o->file, gp_cubin_error(c));
 		return GP_EUSAGE;
 	}
-	gp_info("%s: sm_%d, %zu kernels\n", o->file, c->sm, c->nkern);
+	gp_info("%s: sm_%d, %zu kernels%s\n", o->file, c->sm, c->nkern,
+		gp_insn_isa(c->sm) ? "" : " (no verified field map for this sm: fields at the sm_70-sm_90 positions, no form known)");
 	fputs("kernel,index,offset,word0,word1,class", stdout);
 	for (int fi = 0; fi < GP_F_COUNT; fi++)
 		printf(",%s", gp_insn_fields[fi].name);

@@ -22,19 +22,31 @@ struct solve_opts {
 	long max_samples, max_seconds;
 };
 
-/* Sample instructions: the first of every distinct opcode field value in the kernel. */
-static size_t pick_samples(const struct gp_cubin *c, const struct gp_cubin_kernel *k, struct gp_insn *s, size_t max)
+/* Sample instructions: the first of every distinct opcode field value in the kernels (a
+ * comma-separated list, taken in order); 0 and c->err when a kernel does not exist. */
+static size_t pick_samples(struct gp_cubin *c, const char *kernels, struct gp_insn *s, size_t max)
 {
-	const unsigned char *t = gp_cubin_text(c, k);
+	char name[256];
 	size_t n = 0;
 
-	for (size_t i = 0; i < k->ninsn && n < max; i++) {
-		struct gp_insn w = gp_insn_load(t + i * GP_INSN_BYTES);
-		int seen = 0;
-		for (size_t j = 0; j < n && !seen; j++)
-			seen = gp_insn_get(s[j], GP_F_OPCODE) == gp_insn_get(w, GP_F_OPCODE);
-		if (!seen)
-			s[n++] = w;
+	for (const char *p = kernels; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+		const struct gp_cubin_kernel *k;
+		const unsigned char *t;
+
+		snprintf(name, sizeof name, "%.*s", (int)len, p);
+		p += len;
+		if (!(k = gp_cubin_kernel(c, name)))
+			return 0;
+		t = gp_cubin_text(c, k);
+		for (size_t i = 0; i < k->ninsn && n < max; i++) {
+			struct gp_insn w = gp_insn_load(t + i * GP_INSN_BYTES);
+			int seen = 0;
+			for (size_t j = 0; j < n && !seen; j++)
+				seen = gp_insn_get(s[j], GP_F_OPCODE) == gp_insn_get(w, GP_F_OPCODE);
+			if (!seen)
+				s[n++] = w;
+		}
 	}
 	return n;
 }
@@ -121,40 +133,51 @@ done:
 	return out;
 }
 
-/* Per-word fallback: up to SOLVE_JOBS nvdisasm processes at once, each on one word written to a
- * file of its own, until every word is done or the time budget runs out (words left are simply
- * unknown to the solver). The first H100 attempt ran 3096 of them one after another and did not
- * finish inside a 10-minute call. */
+/* The fallback when nvdisasm rejects the batch: one chain of words per sample, up to SOLVE_JOBS
+ * nvdisasm processes at once. nvdisasm stops at the first word it cannot decode and names its
+ * address ("... at address 0x00000120"), so a rejected chain loses that word (unknown to the
+ * solver: "rejected") and runs again without it: a sample costs one run per rejected flip, not
+ * one per word (word by word, the first H100 attempt did not finish its 3096 words inside a
+ * 10-minute call, and on sm_100 nvdisasm needs about half a second a word). A failure that names
+ * no address splits the chain into single words. Words left when the time budget runs out are
+ * unknown to the solver. */
 #define SOLVE_JOBS 16
+
+struct chain {
+	size_t *word;           /* variant indices still to disassemble, in order */
+	size_t n;
+};
 
 struct job {
 	pid_t pid;
-	size_t word;
+	struct chain ch;
 	char in[32], out[32];
 };
 
-static int start_job(struct job *j, const char *nvdisasm, int sm, const unsigned char *word, size_t index)
+static int start_job(struct job *j, const char *nvdisasm, int sm, const unsigned char *buf)
 {
+	unsigned char *words = malloc(j->ch.n * GP_INSN_BYTES);
 	char smname[16];
-	int fd;
+	int fd, rc = -1;
 
 	snprintf(j->in, sizeof j->in, "/tmp/gpsolve-in-XXXXXX");
 	snprintf(j->out, sizeof j->out, "/tmp/gpsolve-out-XXXXXX");
-	if ((fd = mkstemp(j->in)) < 0)
-		return -1;
+	if (!words || (fd = mkstemp(j->in)) < 0)
+		goto done;
 	close(fd);
 	if ((fd = mkstemp(j->out)) < 0) {
 		unlink(j->in);
-		return -1;
+		goto done;
 	}
 	close(fd);
-	if (write_all(j->in, word, GP_INSN_BYTES) < 0)
-		goto fail;
+	for (size_t i = 0; i < j->ch.n; i++)
+		memcpy(words + i * GP_INSN_BYTES, buf + j->ch.word[i] * GP_INSN_BYTES, GP_INSN_BYTES);
 	snprintf(smname, sizeof smname, "SM%d", sm);
-	j->word = index;
-	j->pid = fork();
-	if (j->pid < 0)
-		goto fail;
+	if (write_all(j->in, words, j->ch.n * GP_INSN_BYTES) < 0 || (j->pid = fork()) < 0) {
+		unlink(j->in);
+		unlink(j->out);
+		goto done;
+	}
 	if (j->pid == 0) {
 		int o = open(j->out, O_WRONLY | O_TRUNC);
 		if (o >= 0) {
@@ -164,64 +187,129 @@ static int start_job(struct job *j, const char *nvdisasm, int sm, const unsigned
 		execlp(nvdisasm, nvdisasm, "-b", smname, j->in, (char *)NULL);
 		_exit(127);
 	}
-	return 0;
-fail:
-	unlink(j->in);
-	unlink(j->out);
-	return -1;
+	rc = 0;
+done:
+	free(words);
+	return rc;
 }
 
-static void finish_job(struct job *j, int status, char (*lines)[GP_SOLVE_TEXT], char *first_err, size_t errlen)
+/* The word an error names: its index in the chain, or -1 when the text names no address in it. */
+static long bad_word(const char *text, size_t n)
 {
-	char *t = gp_read_file(j->out, NULL);
+	const char *a = text ? strstr(text, "at address 0x") : NULL;
+	unsigned long off;
+	char *end;
 
-	if (t && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		gp_solver_parse_listing(t, lines + j->word, 1);
-	else if (t && !first_err[0])
-		snprintf(first_err, errlen, "%.*s", (int)strcspn(t, "\n"), t);
-	free(t);
+	if (!a)
+		return -1;
+	errno = 0;
+	off = strtoul(a + strlen("at address 0x"), &end, 16);
+	return errno || off % GP_INSN_BYTES || off / GP_INSN_BYTES >= n ? -1 : (long)(off / GP_INSN_BYTES);
+}
+
+/* A finished run: the chain's texts, or the chain again without its bad word (returns 1: run it
+ * again), or split into single words (returns 2: *rest holds the words to queue one by one). */
+static int finish_job(struct job *j, int status, char (*lines)[GP_SOLVE_TEXT], char *first_err, size_t errlen)
+{
+	char *t = gp_read_file(j->out, NULL), (*one)[GP_SOLVE_TEXT] = NULL;
+	int again = 0;
+	long bad;
+
 	unlink(j->in);
 	unlink(j->out);
 	j->pid = 0;
+	if (t && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		if ((one = calloc(j->ch.n, sizeof *one)))
+			gp_solver_parse_listing(t, one, j->ch.n);
+		for (size_t i = 0; one && i < j->ch.n; i++)
+			memcpy(lines[j->ch.word[i]], one[i], GP_SOLVE_TEXT);
+		j->ch.n = 0;
+	} else if (j->ch.n > 1 && (bad = bad_word(t, j->ch.n)) >= 0) {
+		memmove(j->ch.word + bad, j->ch.word + bad + 1, (j->ch.n - (size_t)bad - 1) * sizeof *j->ch.word);
+		j->ch.n--;
+		again = 1;
+	} else if (j->ch.n > 1) {
+		again = 2;
+	} else {
+		j->ch.n = 0;
+	}
+	if (t && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) && !first_err[0]) {
+		const char *e = strstr(t, "error");
+		while (e && e > t && e[-1] != '\n')
+			e--;
+		e = e ? e : t;
+		snprintf(first_err, errlen, "%.*s", (int)strcspn(e, "\n"), e);
+	}
+	free(one);
+	free(t);
+	return again;
 }
 
-static int per_word(const struct solve_opts *o, int sm, const unsigned char *buf, size_t nwords,
-		    char (*lines)[GP_SOLVE_TEXT])
+static int per_chain(const struct solve_opts *o, int sm, const unsigned char *buf, size_t nwords,
+		     char (*lines)[GP_SOLVE_TEXT])
 {
 	struct job jobs[SOLVE_JOBS] = { { 0 } };
 	const double deadline = gp_now() + (double)o->max_seconds;
+	/* Chains as (first word, length): the samples, then at most one requeue per dropped word and
+	 * one single per word split off. */
+	const size_t cap = 3 * nwords + 1;
+	size_t *queue = malloc(2 * cap * sizeof *queue);
+	size_t *words = malloc(nwords * sizeof *words), head = 0, tail = 0, running = 0, runs = 0, left = 0;
 	char first_err[256] = "";
-	size_t next = 0, running = 0, done = 0;
 
-	while (next < nwords || running) {
-		while (running < SOLVE_JOBS && next < nwords && gp_now() < deadline) {
-			struct job *j = NULL;
-			for (size_t k = 0; k < SOLVE_JOBS && !j; k++)
-				if (!jobs[k].pid)
-					j = &jobs[k];
-			if (!j || start_job(j, o->nvdisasm, sm, buf + next * GP_INSN_BYTES, next))
+	if (!queue || !words) {
+		free(queue);
+		free(words);
+		return -1;
+	}
+	for (size_t w = 0; w < nwords; w++)
+		words[w] = w;
+	for (size_t w = 0; w < nwords; w += GP_SOLVE_VARIANTS) {
+		queue[2 * tail] = w;
+		queue[2 * tail++ + 1] = nwords - w < GP_SOLVE_VARIANTS ? nwords - w : GP_SOLVE_VARIANTS;
+	}
+	for (;;) {
+		for (size_t k = 0; k < SOLVE_JOBS && head < tail && gp_now() < deadline; k++) {
+			struct job *j = &jobs[k];
+			if (j->pid)
+				continue;
+			j->ch.word = words + queue[2 * head];
+			j->ch.n = queue[2 * head + 1];
+			if (start_job(j, o->nvdisasm, sm, buf) < 0)
 				break;
-			next++;
+			head++;
 			running++;
+			runs++;
 		}
 		if (!running)
 			break;
-		int st;
+		int st, again;
 		pid_t pid = wait(&st);
 		if (pid < 0)
 			break;
-		for (size_t k = 0; k < SOLVE_JOBS; k++)
-			if (jobs[k].pid == pid) {
-				finish_job(&jobs[k], st, lines, first_err, sizeof first_err);
-				running--;
-				done++;
+		for (size_t k = 0; k < SOLVE_JOBS; k++) {
+			struct job *j = &jobs[k];
+			if (j->pid != pid)
+				continue;
+			running--;
+			again = finish_job(j, st, lines, first_err, sizeof first_err);
+			/* The chain (its words are a slice of `words`) goes back on the queue. */
+			for (size_t i = 0; again && i < (again == 1 ? 1 : j->ch.n) && tail < cap; i++) {
+				queue[2 * tail] = (size_t)(j->ch.word - words) + (again == 1 ? 0 : i);
+				queue[2 * tail++ + 1] = again == 1 ? j->ch.n : 1;
 			}
+		}
 	}
+	for (size_t q = head; q < tail; q++)
+		left += queue[2 * q + 1];
 	if (first_err[0])
 		gp_info("sass solve: nvdisasm refused some words, e.g.: %s\n", first_err);
-	if (done < nwords)
-		gp_err("sass solve: time budget of %ld s spent: %zu of %zu words disassembled (raise --max-seconds)",
-		       o->max_seconds, done, nwords);
+	gp_info("sass solve: %zu nvdisasm runs over %zu words\n", runs, nwords);
+	if (left)
+		gp_err("sass solve: time budget of %ld s spent: %zu of %zu words not disassembled (raise --max-seconds)",
+		       o->max_seconds, left, nwords);
+	free(queue);
+	free(words);
 	return 0;
 }
 
@@ -245,9 +333,9 @@ static int run_disasm(const struct solve_opts *o, int sm, const unsigned char *b
 		return -1;
 	}
 	free(probe);
-	gp_info("sass solve: nvdisasm rejected the batch; disassembling word by word (%d at a time)\n",
+	gp_info("sass solve: nvdisasm rejected the batch; disassembling sample by sample (%d at a time)\n",
 		SOLVE_JOBS);
-	return per_word(o, sm, buf, nwords, lines);
+	return per_chain(o, sm, buf, nwords, lines);
 }
 
 static int solve_args(int argc, char **argv, struct solve_opts *o)
@@ -295,7 +383,7 @@ static int solve_args(int argc, char **argv, struct solve_opts *o)
 		}
 	}
 	if (!o->file || !o->kernel || (!o->out && !o->emit)) {
-		gp_err("usage: gpuprobe sass solve CUBIN --kernel K -o MAP.csv [--listing FILE] [--emit RAW] "
+		gp_err("usage: gpuprobe sass solve CUBIN --kernel K[,K...] -o MAP.csv [--listing FILE] [--emit RAW] "
 		       "[--save-listing FILE] [--nvdisasm PATH] [--max-samples N]");
 		return -1;
 	}
@@ -306,7 +394,6 @@ int gp_sass_solve_main(int argc, char **argv)
 {
 	struct solve_opts o;
 	struct gp_cubin c;
-	const struct gp_cubin_kernel *k;
 	struct gp_insn *samples = NULL;
 	unsigned char *buf = NULL;
 	char (*lines)[GP_SOLVE_TEXT] = NULL, msg[2048];
@@ -322,15 +409,15 @@ int gp_sass_solve_main(int argc, char **argv)
 		gp_cubin_close(&c);
 		return io_error ? GP_EIO : GP_EINPUT;
 	}
-	if (!(k = gp_cubin_kernel(&c, o.kernel))) {
-		gp_err("sass solve: %s", gp_cubin_error(&c));
-		goto done;
-	}
 	rc = GP_EFAIL;
 	samples = malloc((size_t)o.max_samples * sizeof *samples);
 	if (!samples)
 		goto done;
-	ns = pick_samples(&c, k, samples, (size_t)o.max_samples);
+	if (!(ns = pick_samples(&c, o.kernel, samples, (size_t)o.max_samples))) {
+		gp_err("sass solve: %s", c.err[0] ? gp_cubin_error(&c) : "no instructions to sample");
+		rc = GP_EUSAGE;
+		goto done;
+	}
 	if (!(buf = variants(samples, ns, &len)))
 		goto done;
 	if (o.emit) {
@@ -371,9 +458,13 @@ int gp_sass_solve_main(int argc, char **argv)
 	for (size_t s = 0; s < ns; s++)
 		nrows += gp_solver_derive((const char(*)[GP_SOLVE_TEXT])(lines + s * GP_SOLVE_VARIANTS), rows + nrows,
 					  cap - nrows);
-	bad = gp_solver_crosscheck(rows, nrows, &checked, msg, sizeof msg);
-	gp_info("sass solve: %zu samples, %zu field rows; codec cross-check: %zu compared, %d disagree\n%s", ns,
-		nrows, checked, bad, msg);
+	bad = gp_solver_crosscheck(c.sm, rows, nrows, &checked, msg, sizeof msg);
+	if (gp_insn_isa(c.sm))
+		gp_info("sass solve: %zu samples, %zu field rows; codec cross-check (%s): %zu compared, %d disagree\n%s",
+			ns, nrows, gp_insn_isa(c.sm)->name, checked, bad, msg);
+	else
+		gp_info("sass solve: %zu samples, %zu field rows; sm_%d has no verified map in the codec to cross-check "
+			"(verified: %s)\n", ns, nrows, c.sm, gp_insn_isa_names());
 	f = strcmp(o.out, "-") ? fopen(o.out, "w") : stdout;
 	if (!f || gp_solver_write_csv(f, c.sm, rows, nrows) < 0 || (f != stdout && fclose(f))) {
 		gp_err("sass solve: writing %s: %s", o.out, strerror(errno));

@@ -356,43 +356,100 @@ size_t gp_solver_derive(const char (*text)[GP_SOLVE_TEXT], struct gp_field_row *
 	return n < max ? n : max;
 }
 
-int gp_solver_crosscheck(const struct gp_field_row *rows, size_t n, size_t *checked, char *msg, size_t len)
+/* The codec form a solved class is on this instruction set ("FFMA R,R,I,R": mnemonic, then one
+ * operand kind per operand of the form's syntax, R exactly where the form has a register field),
+ * GP_I_UNKNOWN if none. */
+static enum gp_insn_class form_of(const struct gp_insn_isa *isa, const char *cls)
 {
-	static const struct {
-		const char *name;
-		enum gp_insn_field f;
-		unsigned off;
-	} map[] = {
-		{ "rd", GP_F_RD, 0 }, { "ra", GP_F_RA, 0 }, { "rb", GP_F_RB, 0 }, { "rc", GP_F_RC, 0 },
-		{ "pred", GP_F_PRED, 0 }, { "pneg", GP_F_PNEG, 0 },
-		{ "reuse.ra", GP_F_REUSE, 0 }, { "reuse.rb", GP_F_REUSE, 1 }, { "reuse.rc", GP_F_REUSE, 2 },
-	};
+	char base[32], kinds[64];
+
+	if (sscanf(cls, "%31s %63s", base, kinds) < 1)
+		return GP_I_UNKNOWN;
+	if (!strchr(cls, ' '))
+		kinds[0] = '\0';
+	for (int k = 1; k < GP_I_COUNT; k++) {
+		const char *name = gp_insn_classes[k].name, *p = kinds;
+		int i = 0, ok = strlen(base) == strcspn(name, ".") && !strncmp(base, name, strlen(base));
+		for (; ok && *p; i++) {
+			size_t len = strcspn(p, ",");
+			int role = gp_insn_form_operand(isa, (enum gp_insn_class)k, i);
+			ok = role != -2 && (role >= 0) == (len == 1 && *p == 'R');
+			p += len;
+			p += *p == ',';
+		}
+		if (ok && gp_insn_form_operand(isa, (enum gp_insn_class)k, i) == -2)
+			return (enum gp_insn_class)k;
+	}
+	return GP_I_UNKNOWN;
+}
+
+/* Where the codec puts a solved row's field on this instruction set: 1 with *lo and *width set, 0 if
+ * the codec makes no claim about it (an operand of a form it does not know, or without a field). */
+static int codec_place(const struct gp_insn_isa *isa, const struct gp_field_row *r, unsigned *lo, unsigned *width)
+{
+	static const char *const regs[] = { "rd", "ra", "rb", "rc" };
+	const enum gp_insn_class k = form_of(isa, r->cls);
 	const struct gp_insn_field_desc *op = &gp_insn_fields[GP_F_OPCODE];
+	const char *f = r->field;
+	int reuse = !strncmp(f, "reuse.", 6), i = -1, role;
+
+	if (!strcmp(f, "opcode")) {
+		/* Opcode bits lie in the opcode field, or for a known form in the bits its ISA adds. */
+		uint64_t ext = k ? isa->forms[k].ext : 0, want = 0;
+		if (r->lo >= op->lo && r->lo + r->width <= op->lo + op->width) {
+			*lo = r->lo, *width = r->width;
+			return 1;
+		}
+		for (unsigned b = r->lo; b < r->lo + r->width && b < 128; b++)
+			want |= b >= 64 ? (uint64_t)1 << (b - 64) : 0;
+		*lo = r->lo;
+		*width = want && (want & ext) == want && r->lo >= 64 ? r->width : 0;
+		return k != GP_I_UNKNOWN;
+	}
+	if (!strcmp(f, "pred") || !strcmp(f, "pneg")) {
+		*lo = gp_insn_fields[f[1] == 'r' ? GP_F_PRED : GP_F_PNEG].lo;
+		*width = gp_insn_fields[f[1] == 'r' ? GP_F_PRED : GP_F_PNEG].width;
+		return 1;
+	}
+	f += reuse ? 6 : 0;
+	for (int n = 0; n < 4; n++)
+		i = !strcmp(f, regs[n]) ? n : i;
+	if (i < 0 && !strncmp(f, "op", 2) && isdigit((unsigned char)f[2]) && !f[3])
+		i = f[2] - '0';
+	if (i < 0)
+		return 0;
+	if (i == 0 && !reuse && !strcmp(f, "rd")) { /* the destination register: every form */
+		*lo = gp_insn_fields[GP_F_RD].lo, *width = gp_insn_fields[GP_F_RD].width;
+		return 1;
+	}
+	if (k == GP_I_UNKNOWN || (role = gp_insn_form_operand(isa, k, i)) < 0)
+		return 0;
+	if (reuse) {
+		if (role == GP_F_RD)
+			return 0;
+		*lo = gp_insn_fields[GP_F_REUSE].lo + (unsigned)(role - GP_F_RA);
+		*width = 1;
+	} else {
+		*lo = gp_insn_fields[role].lo;
+		*width = gp_insn_fields[role].width;
+	}
+	return 1;
+}
+
+int gp_solver_crosscheck(int sm, const struct gp_field_row *rows, size_t n, size_t *checked, char *msg, size_t len)
+{
+	const struct gp_insn_isa *isa = gp_insn_isa(sm);
 	int bad = 0;
 	size_t used = 0;
 
 	*checked = 0;
 	if (len)
 		msg[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; isa && i < n; i++) {
 		const struct gp_field_row *r = &rows[i];
 		unsigned lo = 0, width = 0;
-		int known = 0;
 
-		if (!strcmp(r->field, "opcode")) {
-			/* Opcode bits may be any subset of the codec's opcode field, never outside it. */
-			known = 1;
-			lo = r->lo;
-			width = r->lo >= op->lo && r->lo + r->width <= op->lo + op->width ? r->width : 0;
-		}
-		for (size_t m = 0; m < GP_ARRAY_SIZE(map) && !known; m++)
-			if (!strcmp(r->field, map[m].name)) {
-				const struct gp_insn_field_desc *d = &gp_insn_fields[map[m].f];
-				known = 1;
-				lo = d->lo + map[m].off;
-				width = map[m].f == GP_F_REUSE ? 1 : d->width;
-			}
-		if (!known)
+		if (!codec_place(isa, r, &lo, &width))
 			continue;
 		(*checked)++;
 		if (r->lo == lo && r->width == width)

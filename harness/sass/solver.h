@@ -44,13 +44,19 @@ struct gp_field_row {
 /* Rows for one sample: text[0] the original, text[1 + j] bit j flipped ("" = rejected). */
 size_t gp_solver_derive(const char (*text)[GP_SOLVE_TEXT], struct gp_field_row *rows, size_t max);
 
-/* Compare solved register/predicate/reuse positions with the codec's gp_insn_fields: the number
- * of disagreements (each described in msg, one per line) and *checked the number compared. */
-int gp_solver_crosscheck(const struct gp_field_row *rows, size_t n, size_t *checked, char *msg, size_t len);
+/* Compare solved positions with what the codec claims on sm's instruction set (gp_insn_isa):
+ * the guard predicate and its negation and the destination register of every class, and for the
+ * forms the codec knows there (gp_insn_classes, matched by mnemonic and operand kinds) every
+ * register operand and reuse flag through the form's nvdisasm syntax, and opcode bits inside the
+ * opcode field or the bits the form's ISA adds to it. Returns the number of disagreements (each
+ * described in msg, one per line), *checked the number compared; 0 compared when sm has no
+ * verified map (there is nothing to compare with: the map is new). */
+int gp_solver_crosscheck(int sm, const struct gp_field_row *rows, size_t n, size_t *checked, char *msg,
+			 size_t len);
 
 int gp_solver_write_csv(FILE *f, int sm, const struct gp_field_row *rows, size_t n);
 
-/* `gpuprobe sass solve CUBIN --kernel K -o map.csv [--listing FILE] [--emit RAW] [--nvdisasm P]`
+/* `gpuprobe sass solve CUBIN --kernel K[,K...] -o map.csv [--listing FILE] [--emit RAW] [--nvdisasm P]`
  * (argv[0] is "solve"); returns a gp_exit code. */
 int gp_sass_solve_main(int argc, char **argv);
 

@@ -14,7 +14,9 @@
  * so fault isolation and the watchdog are tested for real. Environment:
  *   GPUPROBE_STUB_GPUS       devices reported (default 1, at most 64)
  *   GPUPROBE_STUB_KERNEL_MS  every launch takes this long (default 0): points that last, for the
- *                            tests that interrupt a run while a point is in flight */
+ *                            tests that interrupt a run while a point is in flight
+ *   GPUPROBE_STUB_SM         the compute capability reported, x 10 (default 90): the registry's
+ *                            capability guards on every architecture (tests/test_stub_needs.c) */
 #include <cuda.h>
 
 #include <stdint.h>
@@ -128,8 +130,8 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
 	switch (a) {
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = (int)env_long("GPUPROBE_STUB_SM", 90, 999) / 10; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = (int)env_long("GPUPROBE_STUB_SM", 90, 999) % 10; break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 4; break;
 	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; break;
 	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1000000; break;
