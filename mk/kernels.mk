@@ -9,7 +9,7 @@
 # for it), as nvcc's `-gencode arch=compute_75,code=sm_86` does. A source's levels
 # (scripts/ptx-levels.sh) are 75, the oldest sm, and 90, the sm of the committed runs (H100, H200:
 # their kernels stay exactly what nvcc -arch=sm_90 builds), plus every sm its __CUDA_ARCH__ guards
-# name, in the .cu or a project header it includes (mma.cu: 80, 89); an sm takes the highest level
+# name, in the .cu or a project header it includes (mma.cu: 80, 89, 120); an sm takes the highest level
 # at or below it. cicc is most of nvcc's time, so this is what makes building every sm
 # affordable. The newest sm's level's PTX is also embedded for GPUs newer than any sm built.
 # fatbinary combines the cubins and the PTX into the fatbin the binary embeds, the same bytes

@@ -5,8 +5,8 @@
  * other probes): one statement per mma cost cicc about a second per kernel, 26 s a target. Operands come from memory (opnd: the +1
  * word, the -1 word, the sparse metadata) and are loop-invariant: ptxas hoists whatever it
  * emits to prepare them (FP8 -> f16 conversion on sm_90), so the loop holds the tensor op alone.
- * Forms newer than a target sm, or emulated there (mma.list's emu), compile to empty kernels
- * there (the host makes them n/a). */
+ * Forms newer than a target sm, or emulated there (mma.list's emu..emu_end), compile to empty
+ * kernels there (the host makes them n/a). */
 #include "probe.cuh"
 #include "mma_shape.h"
 
@@ -142,21 +142,23 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 #define MMA_SM_90(...) __VA_ARGS__
 #endif
 #define MMA_SM_75(...) __VA_ARGS__
-/* Nor is a kernel built for the targets where ptxas emulates the form (mma.list's emu). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define MMA_UNTIL_90(...)
+/* Nor is a kernel built for the targets where ptxas emulates the form: MMA_EMU_<emu>_<emu_end>
+ * for each range mma.list names (FP8: sm_90 up to sm_120, which has QMMA again). The guard's
+ * 1200 also gives sm_120 and sm_121 a PTX level of their own (scripts/ptx-levels.sh). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200
+#define MMA_EMU_90_120(...)
 #else
-#define MMA_UNTIL_90(...) __VA_ARGS__
+#define MMA_EMU_90_120(...) __VA_ARGS__
 #endif
-#define MMA_UNTIL_0(...) __VA_ARGS__
+#define MMA_EMU_0_0(...) __VA_ARGS__
 
 /* One warp, one chain: cyc gets each lane's loop cycles and its timer overhead, out the D words. */
-#define LAT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu)                                           \
+#define LAT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu, end)                                      \
 	extern "C" __global__ void lat_##name(unsigned *out, unsigned long long *cyc,             \
 					      const unsigned long long *opnd, int iters,            \
 					      gp_clock_sample *cs)                                  \
 	{                                                                                          \
-		MMA_SM_##cc(MMA_UNTIL_##emu(                                                      \
+		MMA_SM_##cc(MMA_EMU_##emu##_##end(                                                      \
 		const unsigned tid = threadIdx.x;                                                  \
 		DT d[4] = {};                                                                      \
 		unsigned long long o0, o1, t0, t1;                                                 \
@@ -174,11 +176,11 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 	}
 
 /* MMA_CHAINS chains per warp, interleaved step by step; the grid's window in cs. */
-#define TPUT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu)                                          \
+#define TPUT_KERNEL(name, TP, TM, DT, DC, AT, AC, nd, cc, emu, end)                                     \
 	extern "C" __global__ void tput_##name(unsigned *out, const unsigned long long *opnd,      \
 					       int iters, gp_clock_sample *cs)                      \
 	{                                                                                          \
-		MMA_SM_##cc(MMA_UNTIL_##emu(                                                      \
+		MMA_SM_##cc(MMA_EMU_##emu##_##end(                                                      \
 		const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;                        \
 		DT d[MMA_CHAINS][4] = {};                                                          \
 		MMA_BEGIN(AT)                                                                      \
@@ -192,10 +194,10 @@ __device__ __forceinline__ void mma_get(double *v, unsigned long long w) { *v = 
 			mma_store(out + ((size_t)tid * MMA_CHAINS + c) * MMA_WORDS(DT, nd), d[c], nd);)) \
 	}
 
-#define MMA(name, ptx, m, n, k, in, acc, na, nb, nd, sp, cc, emu, sass)                           \
+#define MMA(name, ptx, m, n, k, in, acc, na, nb, nd, sp, cc, emu, emu_end, sass)                  \
 	LAT_KERNEL(name, MMA_TEXT(ptx, nd, na, BP_##nb, sp), MMA_TEXT(ptx, nd, na, BM_##nb, sp),   \
-		   DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu)                               \
+		   DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu, emu_end)                      \
 	TPUT_KERNEL(name, MMA_TEXT4(ptx, nd, na, TBP_##nb, sp), MMA_TEXT4(ptx, nd, na, TBM_##nb, sp), \
-		    DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu)
+		    DT_##acc, DC_##acc, AT_##in, AC_##in, nd, cc, emu, emu_end)
 #include "mma.list"
 #undef MMA

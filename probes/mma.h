@@ -19,8 +19,13 @@ struct gp_mma {
 	enum gp_mma_acc acc;
 	int na, nb, nd; /* registers per thread of A, B, D (64-bit ones for f64) */
 	int sparse;
-	int cc, emu; /* lowest cc (x10); the cc from which ptxas emulates it (0: never) */
+	int cc;           /* lowest sm (cc x 10) whose PTX target accepts it */
+	int emu, emu_end; /* ptxas emulates it on the sms emu <= sm < emu_end (0 0: on none) */
 };
+
+/* What an sm makes of a form: its tensor instruction (the kernels are built and timed there),
+ * an emulation (no kernel is built: n/a), or nothing (the PTX target is too old: n/a). */
+enum gp_mma_code { GP_MMA_NATIVE, GP_MMA_EMULATED, GP_MMA_TOO_OLD };
 
 extern const struct gp_mma gp_mmas[];
 extern const size_t gp_nmmas;
@@ -42,7 +47,10 @@ int gp_mma_keff(const struct gp_mma *d);
 /* The peak per clock per SM of this form at a cc: the type's dense rate, twice it for sparse; 0
  * where unknown. */
 double gp_mma_peak(const struct gp_mma *d, int cc_major, int cc_minor);
-/* Why this cc cannot run the form (too old, or ptxas emulates it there), or NULL. */
+/* The form at an sm (cc_major x 10 + cc_minor), from mma.list's cc, emu and emu_end alone. */
+enum gp_mma_code gp_mma_code_at(const struct gp_mma *d, int sm);
+/* Why this cc cannot run the form, or NULL where it is native: "needs sm_XX (ptx); this GPU is
+ * sm_YY" (the runner's wording) or "emulated on sm_YY (...)", the row's status after "n/a: ". */
 const char *gp_mma_cannot(const struct gp_mma *d, int cc_major, int cc_minor, char *buf, size_t len);
 /* The kernels' operand words: +1, -1, the sparse metadata. */
 void gp_mma_operands(const struct gp_mma *d, uint64_t opnd[3]);

@@ -15,10 +15,10 @@
 #define SP_SPARSE 1
 
 const struct gp_mma gp_mmas[] = {
-#define MMA(name_, ptx_, m_, n_, k_, in_, acc_, na_, nb_, nd_, sp_, cc_, emu_, sass_)              \
+#define MMA(name_, ptx_, m_, n_, k_, in_, acc_, na_, nb_, nd_, sp_, cc_, emu_, emu_end_, sass_)    \
 	{ .name = #name_, .ptx = ptx_, .sass = sass_, .m = m_, .n = n_, .k = k_, .in = GP_MMA_IN_##in_, \
 	  .acc = GP_MMA_ACC_##acc_, .na = na_, .nb = nb_, .nd = nd_, .sparse = SP_##sp_, .cc = cc_,  \
-	  .emu = emu_ },
+	  .emu = emu_, .emu_end = emu_end_ },
 #include "mma.list"
 #undef MMA
 };
@@ -61,18 +61,28 @@ double gp_mma_peak(const struct gp_mma *d, int cc_major, int cc_minor)
 	return gp_tensor_flops_per_clk_sm(gp_mma_rate_type(d), cc_major, cc_minor) * (d->sparse ? 2 : 1);
 }
 
+enum gp_mma_code gp_mma_code_at(const struct gp_mma *d, int sm)
+{
+	if (sm < d->cc)
+		return GP_MMA_TOO_OLD;
+	return d->emu <= sm && sm < d->emu_end ? GP_MMA_EMULATED : GP_MMA_NATIVE;
+}
+
 const char *gp_mma_cannot(const struct gp_mma *d, int cc_major, int cc_minor, char *buf, size_t len)
 {
-	const int cc = cc_major * 10 + cc_minor;
+	const int sm = cc_major * 10 + cc_minor;
 
-	if (cc < d->cc)
-		snprintf(buf, len, "%s needs compute capability %d.%d", d->ptx, d->cc / 10, d->cc % 10);
-	else if (d->emu && cc >= d->emu)
-		snprintf(buf, len, "emulated from sm_%d on (F2FP, HMMA into zero, FADD into D): no tensor op to time",
-			 d->emu);
-	else
-		return NULL;
-	return buf;
+	switch (gp_mma_code_at(d, sm)) {
+	case GP_MMA_TOO_OLD:
+		snprintf(buf, len, "needs sm_%d (%s); this GPU is sm_%d", d->cc, d->ptx, sm);
+		return buf;
+	case GP_MMA_EMULATED:
+		snprintf(buf, len, "emulated on sm_%d (ptxas emits no %s there): no tensor op to time", sm, d->sass);
+		return buf;
+	case GP_MMA_NATIVE:
+		break;
+	}
+	return NULL;
 }
 
 void gp_mma_operands(const struct gp_mma *d, uint64_t opnd[3])

@@ -31,7 +31,12 @@ int sp_patched_kernel(struct gp_meas *m, const char *file, const char *kernel, s
 	int rc = 0;
 
 	if (!tc) {
-		gp_meas_fail(m, "no %s template cubin for sm_%d (built for sm_75 ... sm_90)", file, sm);
+		char built[160] = "";
+		for (size_t i = 0; i < gp_ntemplate_cubins; i++)
+			if (!strcmp(gp_template_cubins[i].name, file))
+				snprintf(built + strlen(built), sizeof built - strlen(built), " sm_%d", gp_template_cubins[i].sm);
+		gp_meas_fail(m, "no %s template cubin for sm_%d: this binary holds it for%s (make SM=%d builds it)", file,
+			     sm, *built ? built : " no sm", sm);
 		return 0;
 	}
 	if (gp_cubin_open(&c, tc->start, (size_t)(tc->end - tc->start)) < 0)

@@ -4,7 +4,7 @@
 #
 # A source's levels are 75 (the oldest supported sm) and 90 (the sm of the committed runs, H100
 # and H200: its kernels stay exactly what nvcc -arch=sm_90 builds), plus every sm its
-# __CUDA_ARCH__ guards name (probes/mma.cu: 800, 890, 900 -> 80, 89, 90). An sm takes the
+# __CUDA_ARCH__ guards name (probes/mma.cu: 800, 890, 900, 1200 -> 80, 89, 90, 120). An sm takes the
 # highest level at or below it: cicc's output then differs only where the source asks for it,
 # and cicc (most of nvcc's time) runs once per level instead of once per sm.
 # The guards are read from the .cu and every project header it includes, directly or not

@@ -1,12 +1,15 @@
 /* test_stub_needs.c — the capability guards on the run path, at each of the twelve architectures
  * nvcc 13 lists, without a GPU: bin/gpuprobe through the stub driver (stub_test.h) reporting
  * that compute capability (GPUPROBE_STUB_SM), over tests/stub/needs.csv (one small point of
- * every experiment with a GP_NEEDS line, and lat_ffma, which needs nothing).
+ * every experiment with a GP_NEEDS line, lat_ffma, which needs nothing, and lat_mma's FP8 and f64
+ * m16n8k16 forms, whose needs are per point: probes/mma.h).
  *
  * What is held at every sm: the run ends as a stub run does (exit 5: no check passes without
  * kernels), never with a fault; an experiment whose need the sm does not meet has only rows
  * "n/a: needs sm_XX (...); this GPU is sm_YY", exactly the guard's status, with its parameters;
- * one whose need is met has no such row. Skipped, saying why, where GP_STUB_DIR is unset. */
+ * one whose need is met has no such row. An mma row's status is its form's verdict at the sm
+ * (needs sm_XX, or emulated there), and a native form's row is no n/a at all: it was run. Skipped,
+ * saying why, where GP_STUB_DIR is unset. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +27,7 @@
 #include "cli_test.h"
 #include "child_test.h"
 #include "experiment.h"
+#include "mma.h"
 #include "needs.h"
 #include "stub_test.h"
 #include "table.h"
@@ -48,10 +52,28 @@ static void run_dir(const char *root, char *dir, size_t len)
 	dir[strcspn(dir, "\n")] = '\0';
 }
 
+/* 1 with the status in why where row i cannot run at sm: the registry's need, or for an mma row
+ * its form's verdict. *per_point: the row's need is its form's (a met one means it ran). */
+static int row_unmet(const char *exp, const struct gp_table *t, size_t i, int sm, char *why, size_t len,
+		     int *per_point)
+{
+	const struct gp_mma *d;
+	char r[256];
+
+	*per_point = !strcmp(exp, "lat_mma") || !strcmp(exp, "tput_mma");
+	if (!*per_point)
+		return gp_need_unmet(exp, sm, why, len);
+	d = gp_mma_find(gp_table_get(t, i, "variant"));
+	assert_non_null(d);
+	if (!gp_mma_cannot(d, sm / 10, sm % 10, r, sizeof r))
+		return 0;
+	snprintf(why, len, "n/a: %s", r);
+	return 1;
+}
+
 static void check_experiment(const char *dir, const char *exp, int sm, size_t *na)
 {
 	char path[PATH_MAX], err[256], why[256];
-	const int unmet = gp_need_unmet(exp, sm, why, sizeof why);
 	const struct gp_experiment *e = gp_experiment_find(exp);
 	struct gp_table *t;
 
@@ -62,16 +84,18 @@ static void check_experiment(const char *dir, const char *exp, int sm, size_t *n
 	assert_true(t->nrows > 0);
 	for (size_t i = 0; i < t->nrows; i++) {
 		const char *st = gp_table_get(t, i, "status");
+		int per_point;
+		const int unmet = row_unmet(exp, t, i, sm, why, sizeof why, &per_point);
 		if (unmet && strcmp(st, why))
 			fail_msg("sm_%d %s row %zu: status '%s', want '%s'", sm, exp, i, st, why);
-		if (!unmet && !strncmp(st, "n/a: needs sm_", strlen("n/a: needs sm_")))
+		if (!unmet && (per_point ? gp_status_na(st) : !strncmp(st, "n/a: needs sm_", strlen("n/a: needs sm_"))))
 			fail_msg("sm_%d %s row %zu: '%s', but the need is met", sm, exp, i, st);
+		*na += (size_t)unmet;
 		/* The n/a row still names its point. */
 		for (size_t k = 0; unmet && k < e->impl->nparams; k++)
 			if (gp_table_col(t, e->impl->params[k].name) >= 0 && !*gp_table_get(t, i, e->impl->params[k].name))
 				fail_msg("sm_%d %s row %zu: no %s", sm, exp, i, e->impl->params[k].name);
 	}
-	*na += unmet ? t->nrows : 0;
 	gp_table_free(t);
 }
 
@@ -109,8 +133,10 @@ static void test_guards_at_every_sm(void **state)
 		free(copy);
 	}
 	free(suite);
-	/* One point each: 6 sms x 5 (clusters, TMA) + 11 x 3 (sm_90a) + 3 x 5 (no verified SASS map). */
-	assert_int_equal(total_na, 6 * 5 + 11 * 3 + 3 * 5);
+	/* One point each: 6 sms x 5 (clusters, TMA) + 11 x 3 (sm_90a) + 3 x 5 (no verified SASS map);
+	 * lat_mma: e4m3 m16n8k32 on 5 sms below sm_89 and emulated on 4 (sm_90 to sm_110), f64
+	 * m16n8k16 on the 6 below sm_90. */
+	assert_int_equal(total_na, 6 * 5 + 11 * 3 + 3 * 5 + 5 + 4 + 6);
 }
 
 static int group_setup(void **state)
