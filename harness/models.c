@@ -9,7 +9,6 @@
  * bound is judged on bank traffic (one 128-byte wavefront per warp LDS at least). */
 #include "models.h"
 #include "gp.h"
-#include "sgemm_fit.h"
 #include "sgemm_map.h"
 #include "table.h"
 
@@ -50,20 +49,7 @@ const struct gp_tile gp_tiles[] = {
 #undef SG_TCMODEL
 #undef SG_NOMODEL
 #undef SG_MODEL
-const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);
-
-const struct gp_tile *gp_tile_find(const char *name)
-{
-	for (unsigned i = 0; i < gp_ntiles; i++)
-		if (!strcmp(gp_tiles[i].name, name))
-			return &gp_tiles[i];
-	return NULL;
-}
-
-int gp_tile_fits(const struct gp_tile *t, int size, char *why, size_t len)
-{
-	return sg_fit(t->bm, t->bn, t->bk, t->any, t->vec4, size, size, size, size, size, size, why, len);
-}
+GP_TABLE_LOOKUP(struct gp_tile, gp_tiles, gp_ntiles, gp_tile_find)
 
 /* ------------------------------------------------------------------ measured machine */
 

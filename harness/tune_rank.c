@@ -60,19 +60,11 @@ const struct gp_kernel gp_kernels[] = {
 #undef SG_MODEL
 #undef SG_TCMODEL
 #undef SG_NOMODEL
-const unsigned gp_nkernels = GP_ARRAY_SIZE(gp_kernels);
-
-const struct gp_kernel *gp_kernel_find(const char *name)
-{
-	for (unsigned i = 0; i < gp_nkernels; i++)
-		if (!strcmp(gp_kernels[i].name, name))
-			return &gp_kernels[i];
-	return NULL;
-}
+GP_TABLE_LOOKUP(struct gp_kernel, gp_kernels, gp_nkernels, gp_kernel_find)
 
 int gp_kernel_fits(const struct gp_kernel *k, int size, char *why, size_t len)
 {
-	return sg_fit(k->bm, k->bn, k->bk, k->any, k->vec4, size, size, size, size, size, size, why, len);
+	return SG_FIT_SQUARE(k, size, why, len);
 }
 
 const char *gp_kpipe_name(enum gp_kpipe p)
