@@ -12,7 +12,6 @@
 #include "sgemm_map.h"
 #include "table.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -423,16 +422,9 @@ int gp_models_write(const char *run_dir, FILE *md)
 	mt = gp_table_new(model_cols, GP_ARRAY_SIZE(model_cols));
 	if (!s || !rt || !mt || add_rows(&m, s, rt, mt, err, sizeof err) < 0)
 		goto out;
-	snprintf(path, sizeof path, "%s/roofline.csv", run_dir);
-	if (gp_table_save(rt, path) < 0) {
-		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+	if (gp_table_save_in(rt, run_dir, "roofline.csv", err, sizeof err) ||
+	    gp_table_save_in(mt, run_dir, "models.csv", err, sizeof err))
 		goto out;
-	}
-	snprintf(path, sizeof path, "%s/models.csv", run_dir);
-	if (gp_table_save(mt, path) < 0) {
-		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
 	if (md)
 		write_md(md, &m, rt, mt);
 	rc = 0;
