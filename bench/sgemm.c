@@ -22,7 +22,6 @@
 
 #define BATCH_MS 2.0
 #define MAX_BATCH 1000
-#define CLOCK_ITERS 32768 /* x 64 dependent FFMAs ~ 4 ms at ~2 GHz (1 ms read up to 2069 MHz after the tensor-core kernels on the H100, above its 1980 maximum) */
 #define SMEM_RESERVED_PER_BLOCK 1024 /* system shared memory per block (sm_80+) */
 
 /* The list's image field: bench/<image>.cu, embedded by the Makefile as gp_image_bench_<image>. */
@@ -60,49 +59,22 @@ struct sg_ctx {
 	const struct sg_variant *v;
 	struct sg_spec s;
 	struct sg_case *cs;
-	CUdeviceptr A, B, C, sink;
+	CUdeviceptr A, B, C;
 	const void *hC;
-	CUfunction clock_fn;
-	int clock_iters;
-	void *clock_args[3];
+	struct sg_clock clock;
 	struct sg_tma_maps tma; /* SG_K_TMA: A's and B's tensor maps, kernel arguments 10 and 11 */
 };
 
 /* ---------------------------------------------------------------- the cuBLAS baseline's time */
 
-/* cuBLAS on the point's buffers, timed by the harness as a kernel is: the problem's baseline for
- * cublas_gflops and ratio_to_cublas, when a kernel's point comes before the cuBLAS row. */
-static struct sg_ctx *baseline_of;
-
-static int baseline_launch(struct gp_meas *m)
+/* cuBLAS on the point's buffers, timed by the harness as a kernel is (gp_meas_batch_ms): the
+ * problem's baseline for cublas_gflops and ratio_to_cublas, when a kernel's point comes before the
+ * cuBLAS row. */
+static int baseline_launch(const void *arg)
 {
-	return sg_case_blas(baseline_of->cs, baseline_of->A, baseline_of->B, baseline_of->C);
-}
+	const struct sg_ctx *c = arg;
 
-static void baseline_finish(struct gp_meas *m)
-{
-	baseline_of->cs->blas_ms = gp_meas_stat(m, "time_ms", GP_MEDIAN);
-}
-
-static const struct gp_probe baseline_probe = {
-	.runner = GP_RUN_BATCH, .launch = baseline_launch, .finish = baseline_finish, .primary = "time_ms",
-	.batch_ms = BATCH_MS, .max_batch = MAX_BATCH,
-};
-static const char *const baseline_cols[] = { "status" };
-static const struct gp_exp_impl baseline_impl = { .columns = baseline_cols, .ncolumns = 1, .probe = &baseline_probe };
-
-static int baseline_time(struct gp_meas *m, struct sg_ctx *c)
-{
-	struct gp_table *t = gp_table_new(baseline_cols, 1);
-	int rc;
-
-	if (!t)
-		return GP_EFAIL;
-	baseline_of = c;
-	rc = gp_measure(m->run, &baseline_impl, m->pt, t);
-	baseline_of = NULL;
-	gp_table_free(t);
-	return rc;
+	return sg_case_blas(c->cs, c->A, c->B, c->C);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -155,7 +127,8 @@ static int inputs(struct gp_meas *m, struct sg_ctx *c)
 	    (rc = gp_meas_upload(m, c->A, cs->hA, cs->na * elem)) || (rc = gp_meas_upload(m, c->B, cs->hB, cs->nb * elem)) ||
 	    (rc = sg_case_reference(cs, c->A, c->B, c->C)))
 		return rc;
-	if (c->v->kind != SG_K_CUBLAS && isnan(cs->blas_ms) && (rc = baseline_time(m, c)))
+	if (c->v->kind != SG_K_CUBLAS && isnan(cs->blas_ms) &&
+	    (rc = gp_meas_batch_ms(m, baseline_launch, c, BATCH_MS, MAX_BATCH, &cs->blas_ms)))
 		return rc;
 	c->hC = gp_meas_readback(m, c->C, cs->nc * elem, GP_LAST_REP);
 	gp_meas_num(m, "ref_err", cs->ref_err);
@@ -248,22 +221,6 @@ error:
 	return GP_ECUDA;
 }
 
-/* The clock kernel the after hook runs: one block of 256 threads per SM into the harness's clock
- * sample (a sample too short to trust fails the row there). */
-static int clock_setup(struct gp_meas *m, struct sg_ctx *c)
-{
-	int rc;
-
-	c->clock_iters = CLOCK_ITERS;
-	if ((rc = gp_kernel(m->dev, m->probe->image, "sg_clock", &c->clock_fn)) ||
-	    (rc = gp_meas_buf(m, &c->sink, 256 * sizeof(float), GP_NO_POISON)))
-		return rc;
-	c->clock_args[0] = &c->sink;
-	c->clock_args[1] = &c->clock_iters;
-	c->clock_args[2] = gp_meas_clock(m);
-	return 0;
-}
-
 /* What every experiment's setup does once it knows the problem. */
 static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct sg_spec *s)
 {
@@ -294,7 +251,7 @@ static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct s
 			     sg_err_bound(s->k, c->v->elem));
 		return 0;
 	}
-	return clock_setup(m, c);
+	return sg_clock_setup(m, m->probe->image, &c->clock);
 }
 
 /* Packed operands (lda = M, ldb = K, ldc = M): what every experiment but sgemm_lda measures. */
@@ -324,7 +281,7 @@ static int sg_after(struct gp_meas *m)
 {
 	struct sg_ctx *c = m->ctx;
 
-	return gp_launch(c->clock_fn, (unsigned)m->dev->sms, 256, 0, c->clock_args, NULL);
+	return sg_clock_launch(m, &c->clock);
 }
 
 /* The output against cuBLAS's (the bound of sg_err_bound) and against exact dot products: a

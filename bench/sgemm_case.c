@@ -144,3 +144,22 @@ int sg_case_reference(struct sg_case *c, CUdeviceptr A, CUdeviceptr B, CUdevicep
 error:
 	return GP_ECUDA;
 }
+
+int sg_clock_setup(struct gp_meas *m, const void *image, struct sg_clock *k)
+{
+	int rc;
+
+	k->iters = SG_CLOCK_ITERS;
+	if ((rc = gp_kernel(m->dev, image, "sg_clock", &k->fn)) ||
+	    (rc = gp_meas_buf(m, &k->sink, 256 * sizeof(float), GP_NO_POISON)))
+		return rc;
+	k->args[0] = &k->sink;
+	k->args[1] = &k->iters;
+	k->args[2] = gp_meas_clock(m);
+	return 0;
+}
+
+int sg_clock_launch(struct gp_meas *m, struct sg_clock *k)
+{
+	return gp_launch(k->fn, (unsigned)m->dev->sms, 256, 0, k->args, NULL);
+}

@@ -29,4 +29,21 @@ int sg_case_blas(const struct sg_case *c, CUdeviceptr A, CUdeviceptr B, CUdevice
 double sg_case_rel_err(const struct sg_case *c, const void *out);
 double sg_case_sampled_err(const struct sg_case *c, const void *out);
 
+/* The GEMM benches' clock sample: sg_clock (bench/sgemm_clock.cu), one block of 256 threads per SM
+ * of dependent FFMAs writing the harness's clock sample, run by a probe's after hook right after
+ * the timed work, so the clock is read under a dense load on every SM (a sample too short to
+ * trust fails the row in the harness). */
+#define SG_CLOCK_ITERS 32768 /* x 64 dependent FFMAs ~ 4 ms at ~2 GHz (1 ms read up to 2069 MHz after the tensor-core kernels on the H100, above its 1980 maximum) */
+struct sg_clock {
+	CUfunction fn;
+	CUdeviceptr sink;
+	int iters;
+	void *args[3];
+};
+struct gp_meas;
+/* From setup(): the kernel, from image (one that holds sg_clock), its sink and arguments. */
+int sg_clock_setup(struct gp_meas *m, const void *image, struct sg_clock *k);
+/* From the after hook: the clock kernel on every SM. */
+int sg_clock_launch(struct gp_meas *m, struct sg_clock *k);
+
 #endif

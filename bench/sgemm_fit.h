@@ -1,6 +1,6 @@
 /* sgemm_fit.h — which problems a GEMM variant accepts: one rule and one message, read by the
- * bench (sg_supports, bench/sgemm_model.c) and by the tuner through the model tiles
- * (gp_tile_fits, harness/models.c), both filled from bench/sgemm.list.
+ * bench (sg_supports, bench/sgemm_model.c) and by the tuner through its ladder kernels
+ * (gp_kernel_fits, harness/tune_rank.c), both filled from bench/sgemm.list.
  *
  * A variant without bound checks needs m, n, k multiples of its block tile; one with float4
  * global access needs leading dimensions multiples of 4. Column-major: lda >= m, ldb >= k,
@@ -29,5 +29,10 @@ static inline int sg_fit(int bm, int bn, int bk, int any, int vec4, int m, int n
 	}
 	return 0;
 }
+
+/* sg_fit of an m = n = k = lda = ldb = ldc = size problem for x, any struct with a variant's bm, bn,
+ * bk, any and vec4 (the tuner's ladder kernels, the model tiles). */
+#define SG_FIT_SQUARE(x, size, why, len)                                                            \
+	sg_fit((x)->bm, (x)->bn, (x)->bk, (x)->any, (x)->vec4, size, size, size, size, size, size, why, len)
 
 #endif

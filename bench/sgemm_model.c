@@ -24,15 +24,7 @@ const struct sg_variant sg_variants[] = {
 #include "sgemm.list"
 };
 #undef SG_VARIANT
-const size_t sg_nvariants = GP_ARRAY_SIZE(sg_variants);
-
-const struct sg_variant *sg_variant_find(const char *name)
-{
-	for (size_t i = 0; i < sg_nvariants; i++)
-		if (!strcmp(sg_variants[i].name, name))
-			return &sg_variants[i];
-	return NULL;
-}
+GP_TABLE_LOOKUP(struct sg_variant, sg_variants, sg_nvariants, sg_variant_find)
 
 static unsigned cdiv(int a, int b)
 {

@@ -14,6 +14,7 @@
 #include "experiment.h"
 #include "measure.h"
 #include "sgemm.h"
+#include "sgemm_case.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +22,6 @@
 
 #define BATCH_MS 2.0
 #define MAX_BATCH 1000
-#define CLOCK_ITERS 32768 /* sgemm.c's FFMA clock kernel, ~4 ms */
 #define SROWS 64
 #define SCOLS 64
 #define NSAMP (SROWS * SCOLS)
@@ -43,11 +43,9 @@ static struct {
 struct mpoint {
 	enum gp_blas_mode mode;
 	int m;
-	CUdeviceptr A, B, C, sink;
+	CUdeviceptr A, B, C;
 	const float *hC;
-	CUfunction clock_fn;
-	int clock_iters;
-	void *clock_args[3];
+	struct sg_clock clock;
 };
 
 /* ---------------------------------------------------------------- inputs and reference */
@@ -150,41 +148,13 @@ static int pedantic_result(const struct mpoint *p)
 
 /* ---------------------------------------------------------------- pedantic's time as a baseline */
 
-/* Pedantic on the point's buffers, timed by the harness as any row: the baseline of ratio_to_pedantic
- * when another mode's point comes before pedantic's own row. */
-static const struct mpoint *baseline_of;
-
-static int baseline_launch(struct gp_meas *m)
+/* Pedantic on the point's buffers, timed by the harness as any row (gp_meas_batch_ms): the baseline
+ * of ratio_to_pedantic when another mode's point comes before pedantic's own row. */
+static int baseline_launch(const void *arg)
 {
-	const struct mpoint *p = baseline_of;
+	const struct mpoint *p = arg;
 
 	return gp_blas_gemm_mode(GP_BLAS_PEDANTIC, p->m, p->m, p->m, p->A, p->m, p->B, p->m, p->C, p->m);
-}
-
-static void baseline_finish(struct gp_meas *m)
-{
-	mc.ped_ms = gp_meas_stat(m, "time_ms", GP_MEDIAN);
-}
-
-static const struct gp_probe baseline_probe = {
-	.runner = GP_RUN_BATCH, .launch = baseline_launch, .finish = baseline_finish, .primary = "time_ms",
-	.batch_ms = BATCH_MS, .max_batch = MAX_BATCH,
-};
-static const char *const baseline_cols[] = { "status" };
-static const struct gp_exp_impl baseline_impl = { .columns = baseline_cols, .ncolumns = 1, .probe = &baseline_probe };
-
-static int baseline_time(struct gp_meas *m, const struct mpoint *p)
-{
-	struct gp_table *t = gp_table_new(baseline_cols, 1);
-	int rc;
-
-	if (!t)
-		return GP_EFAIL;
-	baseline_of = p;
-	rc = gp_measure(m->run, &baseline_impl, m->pt, t);
-	baseline_of = NULL;
-	gp_table_free(t);
-	return rc;
 }
 
 /* ---------------------------------------------------------------- the probe */
@@ -205,21 +175,6 @@ static void put_defaults(struct gp_meas *m, const struct mpoint *p)
 	gp_meas_str(m, "compute_type", gp_blas_mode_compute(p->mode));
 	gp_meas_str(m, "math_mode", gp_blas_mode_math(p->mode));
 	gp_meas_str(m, "emulation_strategy", "n/a: not opened");
-}
-
-/* sgemm.c's FFMA clock kernel, one block of 256 per SM after the timed batches. */
-static int clock_setup(struct gp_meas *m, struct mpoint *p)
-{
-	int rc;
-
-	p->clock_iters = CLOCK_ITERS;
-	if ((rc = gp_kernel(m->dev, gp_image_bench_sgemm_clock, "sg_clock", &p->clock_fn)) ||
-	    (rc = gp_meas_buf(m, &p->sink, 256 * sizeof(float), GP_NO_POISON)))
-		return rc;
-	p->clock_args[0] = &p->sink;
-	p->clock_args[1] = &p->clock_iters;
-	p->clock_args[2] = gp_meas_clock(m);
-	return 0;
 }
 
 static int modes_setup(struct gp_meas *m)
@@ -245,7 +200,9 @@ static int modes_setup(struct gp_meas *m)
 		return 0;
 	if ((rc = inputs(p->m, dist)) || (rc = gp_meas_input(m, &p->A, mc.hA, bytes)) ||
 	    (rc = gp_meas_input(m, &p->B, mc.hB, bytes)) || (!mc.ped_ready && (rc = pedantic_result(p))) ||
-	    (p->mode != GP_BLAS_PEDANTIC && isnan(mc.ped_ms) && (rc = baseline_time(m, p))) || (rc = clock_setup(m, p)))
+	    (p->mode != GP_BLAS_PEDANTIC && isnan(mc.ped_ms) &&
+	     (rc = gp_meas_batch_ms(m, baseline_launch, p, BATCH_MS, MAX_BATCH, &mc.ped_ms))) ||
+	    (rc = sg_clock_setup(m, gp_image_bench_sgemm_clock, &p->clock)))
 		return rc;
 	p->hC = gp_meas_readback(m, p->C, bytes, GP_LAST_REP);
 	return 0;
@@ -260,9 +217,9 @@ static int modes_launch(struct gp_meas *m)
 
 static int modes_after(struct gp_meas *m)
 {
-	const struct mpoint *p = m->ctx;
+	struct mpoint *p = m->ctx;
 
-	return gp_launch(p->clock_fn, (unsigned)m->dev->sms, 256, 0, (void **)p->clock_args, NULL);
+	return sg_clock_launch(m, &p->clock);
 }
 
 /* The last result's sampled entries against FP64 and against pedantic's bits. Pedantic itself

@@ -76,8 +76,7 @@ static void modes_report(FILE *md, const struct gp_table *t, const struct gp_tab
 						    "ceiling_tflops", "err_max", "err_median", "fro_err", "equal_to_pedantic" };
 		if (!gp_table_row_ok(t, r))
 			continue;
-		for (size_t i = 0; i < GP_ARRAY_SIZE(cols); i++)
-			gp_md_cell(md, gp_table_get(t, r, cols[i]));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		gp_md_end(md);
 	}
 	fprintf(md, "\nThe emulated modes, from the data:\n\n");

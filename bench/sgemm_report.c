@@ -150,24 +150,18 @@ static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t)
 #define SG_PATCH_dgemm(n, b)
 #define SG_PATCH_ffma_patch(n, b) { #n, #b },
 #define SG_VARIANT(name, T, image, call, ...) SG_PATCH_##image(name, call)
-static const struct {
+static const struct sg_patch {
 	const char *name, *base;
 } sg_patched[] = {
 #include "sgemm.list"
 };
 #undef SG_VARIANT
 
-static const char *patch_base(const char *name)
-{
-	for (size_t i = 0; i < GP_ARRAY_SIZE(sg_patched); i++)
-		if (!strcmp(sg_patched[i].name, name))
-			return sg_patched[i].base;
-	return NULL;
-}
-
 const char *sg_patch_base(const struct sg_variant *v)
 {
-	return patch_base(v->name);
+	const struct sg_patch *p = GP_FIND_NAME(sg_patched, GP_ARRAY_SIZE(sg_patched), v->name);
+
+	return p ? p->base : NULL;
 }
 
 

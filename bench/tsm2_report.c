@@ -286,8 +286,7 @@ static void search_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		const char *c = gp_table_get(t, r, "choice");
 		if (!gp_table_row_ok(t, r) || !c || !strcmp(c, "grid"))
 			continue;
-		for (size_t i = 0; i < GP_ARRAY_SIZE(cols); i++)
-			gp_md_cell(md, gp_table_get(t, r, cols[i]));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		gp_md_end(md);
 	}
 	fputc('\n', md);

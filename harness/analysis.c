@@ -3,13 +3,11 @@
 #include "gp.h"
 #include "analysis.h"
 
-#include <string.h>
-
 #define GP_EXPERIMENT(n, id, paper, summary) extern const struct gp_analysis n##_analysis;
 #include "experiments.def"
 #undef GP_EXPERIMENT
 
-static const struct {
+static const struct named_analysis {
 	const char *name;
 	const struct gp_analysis *a;
 } analyses[] = {
@@ -20,8 +18,7 @@ static const struct {
 
 const struct gp_analysis *gp_analysis_find(const char *name)
 {
-	for (size_t i = 0; i < GP_ARRAY_SIZE(analyses); i++)
-		if (!strcmp(analyses[i].name, name))
-			return analyses[i].a;
-	return NULL;
+	const struct named_analysis *e = GP_FIND_NAME(analyses, GP_ARRAY_SIZE(analyses), name);
+
+	return e ? e->a : NULL;
 }

@@ -49,8 +49,8 @@ char *gp_strdup(const char *s);
 /* The entry of a const table (n entries of `size` bytes) whose `const char *` member at byte
  * `off` is name; NULL for none, or for a NULL name. GP_FIND_NAME takes the table's .name. */
 const void *gp_find_name(const void *table, size_t n, size_t size, size_t off, const char *name);
-#define GP_FIND_NAME(table, n, name)                                                                \
-	gp_find_name((table), (n), sizeof *(table), (size_t)((const char *)&(table)->name - (const char *)(table)), (name))
+#define GP_FIND_NAME(table, n, key)                                                                 \
+	gp_find_name((table), (n), sizeof *(table), (size_t)((const char *)&(table)->name - (const char *)(table)), (key))
 /* A const table's length, n, and its lookup by name, find (GP_FIND_NAME), defined together. */
 #define GP_TABLE_LOOKUP(type, table, n, find)                                                       \
 	const size_t n = GP_ARRAY_SIZE(table);                                                      \

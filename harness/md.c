@@ -1,6 +1,7 @@
 /* md.c — Markdown tables (md.h). */
 #include "gp.h"
 #include "md.h"
+#include "table.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,4 +82,18 @@ void gp_md_cell(FILE *md, const char *csv)
 void gp_md_end(FILE *md)
 {
 	fputs("|\n", md);
+}
+
+void gp_md_cells(FILE *md, const struct gp_table *t, size_t r, const char *const *cols, size_t n)
+{
+	for (size_t c = 0; c < n; c++)
+		gp_md_cell(md, gp_table_get(t, r, cols[c]));
+}
+
+void gp_md_rows(FILE *md, const struct gp_table *t, const char *const *cols, size_t n)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		gp_md_cells(md, t, r, cols, n);
+		gp_md_end(md);
+	}
 }

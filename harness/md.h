@@ -19,6 +19,11 @@ void gp_md_num(FILE *md, double v);
 void gp_md_cell(FILE *md, const char *csv);
 /* Ends the row. */
 void gp_md_end(FILE *md);
+/* Row r's cells of the n columns named in cols, as gp_md_cell writes them (the row not ended). */
+struct gp_table;
+void gp_md_cells(FILE *md, const struct gp_table *t, size_t r, const char *const *cols, size_t n);
+/* Every row of t, each its cells of cols, ended. */
+void gp_md_rows(FILE *md, const struct gp_table *t, const char *const *cols, size_t n);
 /* The number as gp_md_num writes it. */
 const char *gp_md_fmt(char *buf, size_t len, double v);
 

@@ -326,6 +326,45 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 	return rc;
 }
 
+/* ------------------------------------------------------------------ a baseline inside a point */
+
+/* The gp_meas_batch_ms call in hand (its measurement runs inside the caller's setup()). */
+static const struct batch_ms {
+	int (*launch)(const void *arg);
+	const void *arg;
+	double *ms;
+} *batch_ms_of;
+
+static int batch_ms_launch(struct gp_meas *m)
+{
+	(void)m;
+	return batch_ms_of->launch(batch_ms_of->arg);
+}
+
+static void batch_ms_finish(struct gp_meas *m)
+{
+	*batch_ms_of->ms = gp_meas_stat(m, "time_ms", GP_MEDIAN);
+}
+
+int gp_meas_batch_ms(struct gp_meas *m, int (*launch)(const void *arg), const void *arg, double batch_ms,
+		     int max_batch, double *ms)
+{
+	static const char *const cols[] = { "status" };
+	const struct gp_probe pr = { .runner = GP_RUN_BATCH, .launch = batch_ms_launch, .finish = batch_ms_finish,
+				     .primary = "time_ms", .batch_ms = batch_ms, .max_batch = max_batch };
+	const struct gp_exp_impl im = { .columns = cols, .ncolumns = 1, .probe = &pr };
+	const struct batch_ms call = { launch, arg, ms }, *outer = batch_ms_of;
+	struct gp_table *t = gp_table_new(cols, 1);
+	int rc;
+
+	if (!t)
+		return GP_EFAIL;
+	batch_ms_of = &call;
+	rc = gp_measure(m->run, &im, m->pt, t);
+	batch_ms_of = outer;
+	gp_table_free(t);
+	return rc;
+}
 
 /* ------------------------------------------------------------------ between experiments */
 

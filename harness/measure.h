@@ -164,6 +164,14 @@ void gp_meas_str(struct gp_meas *m, const char *col, const char *v);
 long gp_meas_param(const struct gp_meas *m, const char *name);
 const char *gp_meas_param_str(const struct gp_meas *m, const char *name);
 
+/* ---- a baseline inside a point */
+/* From setup(): launch(arg) timed at m's point as a GP_RUN_BATCH probe's launch is (warm-up, then
+ * batches of about batch_ms of at most max_batch launches), its median time per launch in *ms when
+ * the timing finishes: a problem's library baseline, when the row that times it has not run yet.
+ * 0, or the measurement's error. */
+int gp_meas_batch_ms(struct gp_meas *m, int (*launch)(const void *arg), const void *arg, double batch_ms,
+		     int max_batch, double *ms);
+
 /* The reason the experiment's probe gives to expect a fault at this point, or NULL. */
 const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_point *pt);
 

@@ -9,11 +9,9 @@
  * bound is judged on bank traffic (one 128-byte wavefront per warp LDS at least). */
 #include "models.h"
 #include "gp.h"
-#include "sgemm_fit.h"
 #include "sgemm_map.h"
 #include "table.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -50,20 +48,7 @@ const struct gp_tile gp_tiles[] = {
 #undef SG_TCMODEL
 #undef SG_NOMODEL
 #undef SG_MODEL
-const unsigned gp_ntiles = GP_ARRAY_SIZE(gp_tiles);
-
-const struct gp_tile *gp_tile_find(const char *name)
-{
-	for (unsigned i = 0; i < gp_ntiles; i++)
-		if (!strcmp(gp_tiles[i].name, name))
-			return &gp_tiles[i];
-	return NULL;
-}
-
-int gp_tile_fits(const struct gp_tile *t, int size, char *why, size_t len)
-{
-	return sg_fit(t->bm, t->bn, t->bk, t->any, t->vec4, size, size, size, size, size, size, why, len);
-}
+GP_TABLE_LOOKUP(struct gp_tile, gp_tiles, gp_ntiles, gp_tile_find)
 
 /* ------------------------------------------------------------------ measured machine */
 
@@ -437,16 +422,9 @@ int gp_models_write(const char *run_dir, FILE *md)
 	mt = gp_table_new(model_cols, GP_ARRAY_SIZE(model_cols));
 	if (!s || !rt || !mt || add_rows(&m, s, rt, mt, err, sizeof err) < 0)
 		goto out;
-	snprintf(path, sizeof path, "%s/roofline.csv", run_dir);
-	if (gp_table_save(rt, path) < 0) {
-		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+	if (gp_table_save_in(rt, run_dir, "roofline.csv", err, sizeof err) ||
+	    gp_table_save_in(mt, run_dir, "models.csv", err, sizeof err))
 		goto out;
-	}
-	snprintf(path, sizeof path, "%s/models.csv", run_dir);
-	if (gp_table_save(mt, path) < 0) {
-		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
 	if (md)
 		write_md(md, &m, rt, mt);
 	rc = 0;

@@ -27,11 +27,8 @@ struct gp_tile {
 
 /* Every FFMA kernel of bench/sgemm.list with a model tile, in the list's order. */
 extern const struct gp_tile gp_tiles[];
-extern const unsigned gp_ntiles;
+extern const size_t gp_ntiles;
 const struct gp_tile *gp_tile_find(const char *name);
-/* 0 if the sgemm experiment's kernel of this tile takes size^3 (square, packed), else -1 with
- * why ("needs m % 192, n % 192, k % 4 == 0"): bench/sgemm_fit.h's rule. */
-int gp_tile_fits(const struct gp_tile *t, int size, char *why, size_t len);
 
 /* Measured machine, all from profile.csv + meta.csv. NaN where the run lacks the key. */
 struct gp_machine {

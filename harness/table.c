@@ -352,6 +352,18 @@ int gp_table_save(const struct gp_table *t, const char *path)
 	return 0;
 }
 
+int gp_table_save_in(const struct gp_table *t, const char *dir, const char *name, char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (gp_table_save(t, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Parser state for libcsv's callbacks. */
 struct reader {
 	struct gp_table *t;

@@ -56,6 +56,8 @@ int gp_table_append(struct gp_table *t, char *const *fields);
 int gp_table_write(const struct gp_table *t, FILE *f);
 /* Write to path atomically: path.tmp.<pid>, fsync, rename. 0 or -1 (errno set). */
 int gp_table_save(const struct gp_table *t, const char *path);
+/* gp_table_save to dir/name; 0, or -1 with "path: why" in err (a run directory's derived tables). */
+int gp_table_save_in(const struct gp_table *t, const char *dir, const char *name, char *err, size_t errlen);
 
 /* Parse CSV text (first line = header). Rejects ragged rows, empty header names, duplicate
  * columns, unterminated quotes. On failure returns NULL with "line N: reason" in err. */

@@ -17,7 +17,6 @@
 #include "sgemm_map.h"
 #include "table.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -60,19 +59,11 @@ const struct gp_kernel gp_kernels[] = {
 #undef SG_MODEL
 #undef SG_TCMODEL
 #undef SG_NOMODEL
-const unsigned gp_nkernels = GP_ARRAY_SIZE(gp_kernels);
-
-const struct gp_kernel *gp_kernel_find(const char *name)
-{
-	for (unsigned i = 0; i < gp_nkernels; i++)
-		if (!strcmp(gp_kernels[i].name, name))
-			return &gp_kernels[i];
-	return NULL;
-}
+GP_TABLE_LOOKUP(struct gp_kernel, gp_kernels, gp_nkernels, gp_kernel_find)
 
 int gp_kernel_fits(const struct gp_kernel *k, int size, char *why, size_t len)
 {
-	return sg_fit(k->bm, k->bn, k->bk, k->any, k->vec4, size, size, size, size, size, size, why, len);
+	return SG_FIT_SQUARE(k, size, why, len);
 }
 
 const char *gp_kpipe_name(enum gp_kpipe p)
@@ -377,6 +368,8 @@ void gp_tune_summarize(const struct gp_table *t, struct gp_tune_summary *s)
 
 static void write_md(FILE *md, const struct gp_machine *m, const struct gp_table *t)
 {
+	static const char *const cols[] = { "rank", "kernel", "pipe", "bound", "gflops_predicted", "gflops_measured",
+		"measured_over_predicted", "rank_measured" };
 	struct gp_tune_summary s;
 	char a[32], b[32], c[32], d[32], e[32];
 
@@ -396,13 +389,7 @@ static void write_md(FILE *md, const struct gp_machine *m, const struct gp_table
 		GP_TUNE_TOP);
 	gp_md_header(md, "rank", "kernel", "pipe", "bound", "predicted GFLOP/s", "measured GFLOP/s", "measured / predicted",
 		     "measured rank");
-	for (size_t r = 0; r < t->nrows; r++) {
-		static const char *const cols[] = { "rank", "kernel", "pipe", "bound", "gflops_predicted",
-			"gflops_measured", "measured_over_predicted", "rank_measured" };
-		for (size_t c2 = 0; c2 < GP_ARRAY_SIZE(cols); c2++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c2]));
-		gp_md_end(md);
-	}
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	fprintf(md, "\nA 3xTF32 kernel's measured / predicted is the share of the tensor rate its split and FP32 "
 		    "promotion instructions leave; the FFMA tiles' spread under one prediction is what the tile "
 		    "model cannot see (register banks, scheduling: the SASS statistics).\n");
@@ -425,11 +412,8 @@ int gp_tune_report(const char *run_dir, FILE *md)
 	}
 	if (ml < 0 || load_sgemm(run_dir, &s, err, sizeof err) || !(t = rank_table(&m, s, err, sizeof err)))
 		goto out;
-	snprintf(path, sizeof path, "%s/tune_rank.csv", run_dir);
-	if (gp_table_save(t, path) < 0) {
-		snprintf(err, sizeof err, "%s: %s", path, strerror(errno));
+	if (gp_table_save_in(t, run_dir, "tune_rank.csv", err, sizeof err))
 		goto out;
-	}
 	if (md)
 		write_md(md, &m, t);
 	rc = 0;

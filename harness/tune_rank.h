@@ -44,9 +44,10 @@ struct gp_kernel {
 };
 
 extern const struct gp_kernel gp_kernels[];
-extern const unsigned gp_nkernels;
+extern const size_t gp_nkernels;
 const struct gp_kernel *gp_kernel_find(const char *name);
-/* 0 if the sgemm experiment's kernel takes size^3 (square, packed), else -1 with why. */
+/* 0 if the sgemm experiment's kernel takes size^3 (square, packed), else -1 with why ("needs
+ * m % 192, n % 192, k % 4 == 0"): bench/sgemm_fit.h's rule. */
 int gp_kernel_fits(const struct gp_kernel *k, int size, char *why, size_t len);
 const char *gp_kpipe_name(enum gp_kpipe p);
 

@@ -16,11 +16,7 @@ static void clock_report(FILE *md, const struct gp_table *t, const struct gp_tab
 		    "makes every clock_MHz read high; a clock above max_clock_MHz on all three means the SM "
 		    "clock itself ran above the driver's maximum.\n\n");
 	gp_md_head(md, cols, GP_ARRAY_SIZE(cols));
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	fputc('\n', md);
 }
 

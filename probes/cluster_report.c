@@ -29,11 +29,7 @@ static double num_at(const struct gp_table *t, long r, const char *col)
 static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t ncols)
 {
 	gp_md_head(md, cols, ncols);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < ncols; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
+	gp_md_rows(md, t, cols, ncols);
 	fputc('\n', md);
 }
 

@@ -115,8 +115,7 @@ static void tput_insn_report(FILE *md, const struct gp_table *t, const struct gp
 		const char *n = gp_table_get(t, r, "insn");
 
 		gp_md_str(md, n);
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		gp_md_cell(md, insn_ref(ref, "tput_fp32", n, "single"));
 		gp_md_cell(md, insn_ref(ref, "tput_fp32", n, "dual"));
 		gp_md_str(md, gp_table_get(t, r, "status"));
@@ -153,11 +152,7 @@ static void mix_report(FILE *md, const struct gp_table *t, const struct gp_table
 		gp_ref_or_dash(ref, "lat_ffma", "smem_cycles_per_warp"), gp_ref_or_dash(ref, "lat_ffma", "cycles_per_warp"));
 	gp_md_header(md, "FFMA per LDS", "addresses", "FFMA/clk/SM", "% of FP32", "warp-LDS/clk/SM", "model FFMA/clk/SM",
 		     "status");
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	fputc('\n', md);
 }
 

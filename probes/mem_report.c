@@ -280,16 +280,6 @@ static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct 
 	fputc('\n', md);
 }
 
-/* Rows as they are: a column per listed CSV column. */
-static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t ncols)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < ncols; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
-}
-
 static void lat_mem_dist_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	static const char *const cols[] = { "path", "footprint_bytes", "p05_cycles", "p50_cycles", "p95_cycles",
@@ -297,7 +287,7 @@ static void lat_mem_dist_report(FILE *md, const struct gp_table *t, const struct
 
 	fprintf(md, "Per-access latency (each load timed alone, timer overhead subtracted).\n\n");
 	gp_md_header(md, "path", "footprint", "p05", "p50", "p95", "p99", "max", "samples");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	fputc('\n', md);
 }
 
@@ -492,7 +482,7 @@ static void bw_hbm_report(FILE *md, const struct gp_table *t, const struct gp_ta
 	fprintf(md, "Bandwidth ceilings (copy and cuMemcpyDtoD count read + write bytes; GB/s at the median "
 		    "time; spread = (max - min) / median over the repetitions).\n\n");
 	gp_md_header(md, "op", "level", "footprint", "GB/s", "ceiling GB/s", "% of ceiling", "spread", "status");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	for (size_t i = 0, n = 0; i < t->nrows; i++)
 		if (gp_table_num(t, i, "spread") > GP_NOISY_SPREAD)
 			fprintf(md, "%s- **%s: spread %.1f %%**: bimodal or noisy; at its best repetition %.0f GB/s.\n",

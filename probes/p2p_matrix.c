@@ -31,48 +31,68 @@ static double ref_num(const struct gp_table *ref, const char *key)
 	return v && !gp_parse_double(v, &x) && x > 0 ? x : 0;
 }
 
-static double nvlink_rate(const struct gp_topo *t, int i, int j, const struct gp_table *ref, char *basis, size_t len)
+/* One end's datasheet rate: GB/s per NVLink link for its compute capability, or its PCIe link's
+ * (per lane times its width); 0 when unknown. */
+static double nvlink_per_link(const struct gp_topo_gpu *g, const struct gp_table *ref)
 {
-	const struct gp_topo_gpu *g[2] = { &t->gpu[i], &t->gpu[j] };
-	double per = 0;
-	int slow = 0;
+	char key[64];
+
+	snprintf(key, sizeof key, "nvlink_GBps_per_link_cc%d.%d", g->cc_major, g->cc_minor);
+	return ref_num(ref, key);
+}
+
+static double pcie_link(const struct gp_topo_gpu *g, const struct gp_table *ref)
+{
+	char key[48];
+
+	snprintf(key, sizeof key, "pcie_gen%d_GBps_per_lane", g->pcie_gen);
+	return g->pcie_gen <= 0 || g->pcie_width <= 0 ? 0 : ref_num(ref, key) * g->pcie_width;
+}
+
+/* The slower end's rate of pair (i, j) by rate(), that end in *end (0: i, 1: j); 0 with *end the
+ * first end that has none. */
+static double slower_end(const struct gp_topo *t, int i, int j, const struct gp_table *ref,
+			 double (*rate)(const struct gp_topo_gpu *, const struct gp_table *), int *end)
+{
+	double slow = 0;
 
 	for (int k = 0; k < 2; k++) {
-		char key[64];
-		double r;
-		snprintf(key, sizeof key, "nvlink_GBps_per_link_cc%d.%d", g[k]->cc_major, g[k]->cc_minor);
-		if (!(r = ref_num(ref, key))) {
-			snprintf(basis, len, "NV%d: no datasheet rate per link for cc %d.%d", t->pair[i][j].nvlinks,
-				 g[k]->cc_major, g[k]->cc_minor);
+		const double r = rate(&t->gpu[k ? j : i], ref);
+		if (!r) {
+			*end = k;
 			return 0;
 		}
-		if (!k || r < per)
-			per = r, slow = k;
+		if (!k || r < slow)
+			slow = r, *end = k;
 	}
-	snprintf(basis, len, "NV%d x %g GB/s (cc %d.%d datasheet)", t->pair[i][j].nvlinks, per, g[slow]->cc_major,
-		 g[slow]->cc_minor);
-	return per * t->pair[i][j].nvlinks;
+	return slow;
+}
+
+static double nvlink_rate(const struct gp_topo *t, int i, int j, const struct gp_table *ref, char *basis, size_t len)
+{
+	int end;
+	const double per = slower_end(t, i, j, ref, nvlink_per_link, &end);
+	const struct gp_topo_gpu *g = &t->gpu[end ? j : i];
+	const int links = t->pair[i][j].nvlinks;
+
+	if (!per)
+		snprintf(basis, len, "NV%d: no datasheet rate per link for cc %d.%d", links, g->cc_major, g->cc_minor);
+	else
+		snprintf(basis, len, "NV%d x %g GB/s (cc %d.%d datasheet)", links, per, g->cc_major, g->cc_minor);
+	return per * links;
 }
 
 static double pcie_rate(const struct gp_topo *t, int i, int j, const struct gp_table *ref, char *basis, size_t len)
 {
-	const struct gp_topo_gpu *g[2] = { &t->gpu[i], &t->gpu[j] };
-	double best = 0;
-	int slow = 0;
+	int end;
+	const double r = slower_end(t, i, j, ref, pcie_link, &end);
+	const struct gp_topo_gpu *g = &t->gpu[end ? j : i];
 
-	for (int k = 0; k < 2; k++) {
-		char key[48];
-		double r;
-		snprintf(key, sizeof key, "pcie_gen%d_GBps_per_lane", g[k]->pcie_gen);
-		if (g[k]->pcie_gen <= 0 || g[k]->pcie_width <= 0 || !(r = ref_num(ref, key) * g[k]->pcie_width)) {
-			snprintf(basis, len, "PCIe link of GPU %d unknown or without a datasheet rate", k ? j : i);
-			return 0;
-		}
-		if (!k || r < best)
-			best = r, slow = k;
-	}
-	snprintf(basis, len, "PCIe gen %d x%d (datasheet)", g[slow]->pcie_gen, g[slow]->pcie_width);
-	return best;
+	if (!r)
+		snprintf(basis, len, "PCIe link of GPU %d unknown or without a datasheet rate", end ? j : i);
+	else
+		snprintf(basis, len, "PCIe gen %d x%d (datasheet)", g->pcie_gen, g->pcie_width);
+	return r;
 }
 
 double p2p_link_rate(const struct gp_topo *t, int i, int j, const struct gp_table *ref, char *basis, size_t len)

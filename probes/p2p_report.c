@@ -84,6 +84,7 @@ static void matrix_md(FILE *md, const struct gp_table *t, const char *mode, cons
 /* Each pair's link once (the first row of it), with the datasheet rate the rows are held to. */
 static void links_md(FILE *md, const struct gp_table *t)
 {
+	static const char *const cols[] = { "src", "dst", "link", "p2p_access", "link_GBps", "link_basis" };
 	double seen[P2P_MD_MAX * P2P_MD_MAX] = { 0 };
 
 	gp_md_header(md, "src", "dst", "link", "peer access", "datasheet GB/s one way", "basis");
@@ -92,12 +93,7 @@ static void links_md(FILE *md, const struct gp_table *t)
 		if (!(s >= 0 && s < P2P_MD_MAX && d >= 0 && d < P2P_MD_MAX) || seen[(int)s * P2P_MD_MAX + (int)d])
 			continue;
 		seen[(int)s * P2P_MD_MAX + (int)d] = 1;
-		gp_md_cell(md, gp_table_get(t, r, "src"));
-		gp_md_cell(md, gp_table_get(t, r, "dst"));
-		gp_md_cell(md, gp_table_get(t, r, "link"));
-		gp_md_cell(md, gp_table_get(t, r, "p2p_access"));
-		gp_md_cell(md, gp_table_get(t, r, "link_GBps"));
-		gp_md_cell(md, gp_table_get(t, r, "link_basis"));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		gp_md_end(md);
 	}
 	fputc('\n', md);

@@ -111,23 +111,13 @@ static void lat_const_derive(struct gp_profile *prof, const struct gp_table *t)
 	onchip_derive(prof, t, "lat_const", "const_latency_cycles");
 }
 
-/* Rows as they are: a column per listed CSV column. */
-static void rows_md(FILE *md, const struct gp_table *t, const char *const *cols, size_t ncols)
-{
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < ncols; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
-}
-
 static void onchip_report(FILE *md, const struct gp_table *t, const char *what)
 {
 	static const char *const cols[] = { "footprint_bytes", "stride_bytes", "cycles_per_load", "latency_ns" };
 
 	fprintf(md, "%s: single-thread dependent chase.\n\n", what);
 	gp_md_header(md, "footprint", "stride", "cycles per load", "ns");
-	rows_md(md, t, cols, GP_ARRAY_SIZE(cols));
+	gp_md_rows(md, t, cols, GP_ARRAY_SIZE(cols));
 	fputc('\n', md);
 }
 

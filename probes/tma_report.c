@@ -73,11 +73,7 @@ static void section(FILE *md, const struct gp_table *t, const struct gp_table *r
 		if (gp_table_col(t, s->cols[c][0]) >= 0) /* a run from before the column: left out */
 			cols[n] = s->cols[c][0], heads[n++] = s->cols[c][1];
 	gp_md_head(md, heads, n);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < n; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
-		gp_md_end(md);
-	}
+	gp_md_rows(md, t, cols, n);
 	fputc('\n', md);
 	if (v)
 		fprintf(md, "- Published: %s %s.\n", s->ref_what, v);

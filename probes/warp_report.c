@@ -34,8 +34,7 @@ static void op_table(FILE *md, const struct gp_table *t, const struct gp_table *
 		char key[64];
 		snprintf(key, sizeof key, keyfmt, gp_table_get(t, r, "op"));
 		pub = published(ref, exp, key, &src);
-		for (size_t c = 0; c < ncols; c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_cells(md, t, r, cols, ncols);
 		gp_md_str(md, pub);
 		gp_md_str(md, src);
 		gp_md_end(md);

@@ -69,8 +69,7 @@ static void lat_wgmma_report(FILE *md, const struct gp_table *t, const struct gp
 	for (size_t r = 0; r < t->nrows; r++) {
 		static const char *const cols[] = { "type", "n", "a_src", "sparse", "k", "cycles", "cycles_min",
 						    "cycles_max", "latency_ns" };
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		gp_md_num(md, gp_table_num(t, r, "flop_per_mma") / gp_table_num(t, r, "cycles"));
 		gp_md_str(md, gp_table_get(t, r, "status"));
 		gp_md_end(md);
@@ -171,8 +170,7 @@ static void tput_wgmma_report(FILE *md, const struct gp_table *t, const struct g
 						    "smem_bound_flop_per_clk_per_sm", "tflops", "pct_of_dense", "clock_MHz",
 						    "clock_pct_of_max" };
 		char key[64], stem[16];
-		for (size_t c = 0; c < GP_ARRAY_SIZE(cols); c++)
-			gp_md_cell(md, gp_table_get(t, r, cols[c]));
+		gp_md_cells(md, t, r, cols, GP_ARRAY_SIZE(cols));
 		snprintf(key, sizeof key, "%s_n%s_tflops",
 			 wg_stem(stem, sizeof stem, gp_table_get(t, r, "type"), gp_table_num(t, r, "sparse") == 1),
 			 gp_table_get(t, r, "n"));

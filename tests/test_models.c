@@ -18,6 +18,7 @@
 #include "gp.h"
 #include "models.h"
 #include "sgemm.h"
+#include "sgemm_fit.h"
 #include "table.h"
 
 #define RUN "results/h100-80gb-hbm3/20261124-100211"
@@ -117,7 +118,8 @@ static void test_m001_hand_computed(void **state)
 }
 
 /* The tiles and the bench's variant table are both bench/sgemm.list: every tile names a variant,
- * and the sizes it accepts (gp_tile_fits, what the tuner asks) are the variant's. */
+ * and the sizes its fields accept (bench/sgemm_fit.h's rule, as gp_kernel_fits asks it for the tuner)
+ * are the variant's. */
 static void test_tiles_match_variant_table(void **state)
 {
 	static const int sizes[] = { 1, 192, 768, 1009, 4096 };
@@ -142,12 +144,12 @@ static void test_tiles_match_variant_table(void **state)
 		assert_true(v->bm == t->bm && v->bn == t->bn && v->any == t->any && v->vec4 == t->vec4);
 		for (size_t s = 0; s < GP_ARRAY_SIZE(sizes); s++) {
 			const int z = sizes[s];
-			assert_int_equal(gp_tile_fits(t, z, why, sizeof why), sg_supports(v, z, z, z, z, z, z, why2, sizeof why2));
+			assert_int_equal(SG_FIT_SQUARE(t, z, why, sizeof why), sg_supports(v, z, z, z, z, z, z, why2, sizeof why2));
 		}
 		assert_ptr_equal(gp_tile_find(t->name), t);
 	}
 	assert_null(gp_tile_find("sgemm_41_tc3xtf32"));   /* tensor-core kernels have no FFMA tile */
-	assert_int_equal(gp_tile_fits(gp_tile_find("sgemm_24_k1_12x12_base"), 512, why, sizeof why), -1);
+	assert_int_equal(SG_FIT_SQUARE(gp_tile_find("sgemm_24_k1_12x12_base"), 512, why, sizeof why), -1);
 	assert_string_equal(why, "needs m % 192, n % 192, k % 4 == 0");
 }
 

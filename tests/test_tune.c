@@ -140,8 +140,8 @@ static void test_parse_errors(void **state)
 	char top_max[16], top_over[16];
 
 	(void)state;
-	snprintf(top_max, sizeof top_max, "%u", gp_nkernels);
-	snprintf(top_over, sizeof top_over, "%u", gp_nkernels + 1);
+	snprintf(top_max, sizeof top_max, "%zu", gp_nkernels);
+	snprintf(top_over, sizeof top_over, "%zu", gp_nkernels + 1);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", top_max), 0);
 	assert_int_equal(o.top, (int)gp_nkernels);
 	assert_int_equal(PARSE(&o, "sgemm", RUN, "--top", top_over), GP_EUSAGE);

@@ -458,6 +458,17 @@ int gp_cubin_load(struct gp_cubin *c, const char *path, int *io_error)
 	return rc;
 }
 
+int gp_cubin_load_cmd(struct gp_cubin *c, const char *path, const char *cmd)
+{
+	int io_error;
+
+	if (gp_cubin_load(c, path, &io_error) >= 0)
+		return GP_OK;
+	gp_err("%s: %s", cmd, gp_cubin_error(c));
+	gp_cubin_close(c);
+	return io_error ? GP_EIO : GP_EINPUT;
+}
+
 void gp_cubin_close(struct gp_cubin *c)
 {
 	free(c->image);

@@ -90,6 +90,9 @@ struct gp_cubin {
 int gp_cubin_open(struct gp_cubin *c, const void *data, size_t size);
 /* Read a file and parse it. -1 with c->err; *io_error is set when the file itself failed. */
 int gp_cubin_load(struct gp_cubin *c, const char *path, int *io_error);
+/* gp_cubin_load for a command (`gpuprobe sass ...`): GP_OK, or (the error printed as "cmd: why", c
+ * closed) GP_EIO when the file could not be read, GP_EINPUT when it is not a cubin this reads. */
+int gp_cubin_load_cmd(struct gp_cubin *c, const char *path, const char *cmd);
 void gp_cubin_close(struct gp_cubin *c);
 const char *gp_cubin_error(const struct gp_cubin *c);
 /* Set c->err to one formatted line and return -1: the one way every cubin reader, patcher and

@@ -52,6 +52,19 @@ static unsigned mem_span(struct gp_insn w)
 	return sz == 6 ? 4 : sz == 5 ? 2 : 1;
 }
 
+/* A load's (store 0) or a store's (store 1) register operands: a load's data Rd then its address
+ * Ra, a store's address Ra then its data Rb. The data is mem_span registers (pinned when more than
+ * one), the address addr_regs (a shared-memory offset: one; a global pointer: a pinned pair). */
+static int mem_operands(struct gp_insn w, int store, unsigned addr_regs, struct operand *o)
+{
+	const struct operand data = { store ? GP_F_RB : GP_F_RD, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
+	const struct operand addr = { GP_F_RA, addr_regs, addr_regs > 1 ? K_PIN : K_SCALAR };
+
+	o[0] = store ? addr : data;
+	o[1] = store ? data : addr;
+	return 2;
+}
+
 /* The register operands of w; returns how many (at most 4). */
 static int operands(struct gp_insn w, struct operand *o)
 {
@@ -68,22 +81,10 @@ static int operands(struct gp_insn w, struct operand *o)
 		return n;
 	}
 	switch (op) {
-	case OP_LDS:
-		o[n++] = (struct operand){ GP_F_RD, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
-		o[n++] = (struct operand){ GP_F_RA, 1, K_SCALAR };
-		return n;
-	case OP_STS:
-		o[n++] = (struct operand){ GP_F_RA, 1, K_SCALAR };
-		o[n++] = (struct operand){ GP_F_RB, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
-		return n;
-	case OP_LDG:
-		o[n++] = (struct operand){ GP_F_RD, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
-		o[n++] = (struct operand){ GP_F_RA, 2, K_PIN };
-		return n;
-	case OP_STG:
-		o[n++] = (struct operand){ GP_F_RA, 2, K_PIN };
-		o[n++] = (struct operand){ GP_F_RB, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
-		return n;
+	case OP_LDS: return mem_operands(w, 0, 1, o);
+	case OP_STS: return mem_operands(w, 1, 1, o);
+	case OP_LDG: return mem_operands(w, 0, 2, o);
+	case OP_STG: return mem_operands(w, 1, 2, o);
 	case OP_CS2R:
 		if (gp_insn_bits(w, 72, 8) == SR_ZERO && gp_insn_bits(w, 80, 1) && !(gp_insn_get(w, GP_F_RD) & 1))
 			o[n++] = (struct operand){ GP_F_RD, 2, K_ZPAIR };

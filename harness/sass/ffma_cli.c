@@ -107,15 +107,12 @@ int gp_sass_ffma_main(int argc, char **argv)
 	struct gp_cubin c;
 	struct gp_ffma_stats before, after;
 	struct gp_ffma_opts o;
-	int io_error, rc = GP_OK;
+	int rc;
 
 	if (parse(argc, argv, &a) < 0)
 		return GP_EUSAGE;
-	if (gp_cubin_load(&c, a.file, &io_error) < 0) {
-		gp_err("sass ffma: %s", gp_cubin_error(&c));
-		gp_cubin_close(&c);
-		return io_error ? GP_EIO : GP_EINPUT;
-	}
+	if ((rc = gp_cubin_load_cmd(&c, a.file, "sass ffma")))
+		return rc;
 	o = (struct gp_ffma_opts){ .reuse = a.reuse, .rename = a.rename };
 	if (banks_of(&a, c.sm, &o.banks) < 0)
 		rc = GP_EUSAGE;

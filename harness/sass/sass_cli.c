@@ -226,7 +226,7 @@ int gp_sass_main(int argc, char **argv)
 {
 	struct sass_opts o;
 	struct gp_cubin c;
-	int io_error, rc;
+	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "solve"))
 		return gp_sass_solve_main(argc - 1, argv + 1);
@@ -246,11 +246,8 @@ int gp_sass_main(int argc, char **argv)
 		gp_err("sass %s: missing FILE", o.cmd);
 		return GP_EUSAGE;
 	}
-	if (gp_cubin_load(&c, o.file, &io_error) < 0) {
-		gp_err("sass: %s", gp_cubin_error(&c));
-		gp_cubin_close(&c);
-		return io_error ? GP_EIO : GP_EINPUT;
-	}
+	if ((rc = gp_cubin_load_cmd(&c, o.file, "sass")))
+		return rc;
 	rc = !strcmp(o.cmd, "dump") ? cmd_dump(&c, &o) : cmd_patch(&c, &o);
 	gp_cubin_close(&c);
 	return rc;

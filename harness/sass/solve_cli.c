@@ -399,16 +399,13 @@ int gp_sass_solve_main(int argc, char **argv)
 	char (*lines)[GP_SOLVE_TEXT] = NULL, msg[2048];
 	struct gp_field_row *rows = NULL;
 	size_t ns, len, nrows = 0, cap, checked;
-	int io_error, rc = GP_EUSAGE, bad;
+	int rc, bad;
 	FILE *f;
 
 	if (solve_args(argc, argv, &o) < 0)
 		return GP_EUSAGE;
-	if (gp_cubin_load(&c, o.file, &io_error) < 0) {
-		gp_err("sass solve: %s", gp_cubin_error(&c));
-		gp_cubin_close(&c);
-		return io_error ? GP_EIO : GP_EINPUT;
-	}
+	if ((rc = gp_cubin_load_cmd(&c, o.file, "sass solve")))
+		return rc;
 	rc = GP_EFAIL;
 	samples = malloc((size_t)o.max_samples * sizeof *samples);
 	if (!samples)
