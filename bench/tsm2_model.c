@@ -106,8 +106,9 @@ int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, s
 
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem)
 {
-	(void)t3;
-	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem : 0;
+	const size_t ring = kind == TSM2_V5 ? (size_t)TSM2_V5_STAGES * TSM2_V5_ROWS * t3 * t1 * elem : 0;
+
+	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem + ring : 0;
 }
 
 int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
@@ -162,7 +163,9 @@ int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf)
 
 double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t3, int elem)
 {
-	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1) * t3 * elem;
+	const int chunks = kind == TSM2_V5 ? TSM2_V5_STAGES - 1 : 1;
+
+	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1) * t3 * elem * chunks;
 }
 
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)

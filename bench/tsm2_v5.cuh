@@ -52,15 +52,84 @@ __device__ __forceinline__ void fma_tile_rows(T (&acc)[R][T2], const T (&a)[R][T
 		}
 }
 
-/* V3's panel (one B tile in shared memory, the next tile and A chunk prefetched) for the R rows
- * row0 + r t1 of one thread. */
+/* A through shared memory (the ring): one cp.async (LDGSTS, sm_80+) per element, so the loads in
+ * flight hold no register. Each warp has R T3 x 32 words of a slot (v5_at): the element for row r
+ * and k step i of a chunk is word (r T3 + i) 32 + lane of them, an offset the compiler knows, and
+ * a warp's copies and its scalar reads back are one wavefront each (an
+ * LDS.128 layout, 16 bytes of a thread together, makes every 4-byte copy a 4-way bank conflict:
+ * measured, 42.9 M conflicts of 124 M shared wavefronts). Each thread reads only its own words:
+ * no barrier. Before sm_80: a plain copy. */
+template <typename T> __device__ __forceinline__ void v5_cp(T *dst, const T *src)
+{
+#if __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+		     "l"(src), "n"(sizeof(T)));
+#else
+	*dst = *src;
+#endif
+}
+/* This thread's first word in slot l / T3 of the ring. */
+template <typename T, int T3, int R> __device__ __forceinline__ T *v5_at(T *sA, int l, int t1, int tid)
+{
+	return sA + (long)(l / T3 % TSM2_V5_STAGES) * R * T3 * t1 + (tid & ~31) * R * T3 + (tid & 31);
+}
+template <int N> __device__ __forceinline__ void v5_wait()
+{
+#if __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.commit_group;\ncp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/* The chunk at l into its slot of the TSM2_V5_STAGES-chunk ring; none past k (an empty group), the
+ * chunk crossing k with zeros past it (plain stores: that chunk's slot is not in flight). */
+template <typename T, int T3, int R>
+__device__ __forceinline__ void v5_issue(T *sA, const T *__restrict__ A, const long (&lr)[R], int l, int k, int lda,
+					 int t1, int tid)
+{
+	T *s = v5_at<T, T3, R>(sA, l, t1, tid);
+
+	if (l + T3 <= k) {
+#pragma unroll
+		for (int r = 0; r < R; r++) {
+			const T *q = A + lr[r] + (long)l * lda;
+#pragma unroll
+			for (int i = 0; i < T3; i++)
+				v5_cp<T>(s + (r * T3 + i) * 32, q + (long)i * lda);
+		}
+	} else if (l < k) {
+#pragma unroll
+		for (int r = 0; r < R; r++)
+#pragma unroll
+			for (int i = 0; i < T3; i++)
+				s[(r * T3 + i) * 32] =
+					l + i < k ? A[lr[r] + (long)(l + i) * lda] : T(0);
+	}
+}
+
+/* The chunk at l from the ring into registers, once its group (TSM2_V5_STAGES - 1 behind the
+ * newest) has landed. */
+template <typename T, int T3, int R>
+__device__ __forceinline__ void v5_take(T (&a)[R][T3], const T *sA, int l, int t1, int tid)
+{
+	const T *s = v5_at<T, T3, R>(const_cast<T *>(sA), l, t1, tid);
+
+	v5_wait<TSM2_V5_STAGES - 1>();
+#pragma unroll
+	for (int r = 0; r < R; r++)
+#pragma unroll
+		for (int i = 0; i < T3; i++)
+			a[r][i] = s[(r * T3 + i) * 32];
+}
+
+/* V3's panel (one B tile in shared memory, the next tile prefetched in registers) for the R rows
+ * row0 + r t1 of one thread, A chunks TSM2_V5_STAGES - 1 ahead through the ring in sA. */
 template <typename T, int T2, int T3, int R>
 __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, const T *__restrict__ A, int lda,
-					 const T *__restrict__ B, int ldb, T *sB, int row0, int p)
+					 const T *__restrict__ B, int ldb, T *sB, T *sA, int row0, int p)
 {
 	const int t1 = blockDim.x, tid = threadIdx.x;
 	long lr[R];
-	T nb[T2], ca[R][T3], na[R][T3];
+	T nb[T2];
 
 #pragma unroll
 	for (int r = 0; r < R; r++) {
@@ -72,26 +141,25 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
 	store_b<T, T2>(sB, nb, t1, tid);
-#pragma unroll
-	for (int r = 0; r < R; r++)
-		load_a<T, T3>(ca[r], A, lr[r], 0, k, lda);
+#pragma unroll 1
+	for (int s = 0; s < TSM2_V5_STAGES - 1; s++) {
+		v5_issue<T, T3, R>(sA, A, lr, s * T3, k, lda, t1, tid);
+		v5_wait<TSM2_V5_STAGES>(); /* commits the group, waits for nothing */
+	}
 	for (int j = 0; j < k; j += t1) {
 		next_b_load<T, T2>(nb, B, j, t1, tid, p, k, n, ldb);
 		const int end = tsm2_tile_end(j, t1, k);
+#pragma unroll 1
 		for (int l = j; l < end; l += T3) {
-			if (l + T3 < k)
-#pragma unroll
-				for (int r = 0; r < R; r++)
-					load_a<T, T3>(na[r], A, lr[r], l + T3, k, lda);
-			fma_tile_rows<T, T2, T3, R>(acc, ca, sB, l - j, t1);
-#pragma unroll
-			for (int r = 0; r < R; r++)
-#pragma unroll
-				for (int i = 0; i < T3; i++)
-					ca[r][i] = na[r][i];
+			T a[R][T3];
+			/* into the slot chunk l - T3 left (this thread read it in the step before) */
+			v5_issue<T, T3, R>(sA, A, lr, l + (TSM2_V5_STAGES - 1) * T3, k, lda, t1, tid);
+			v5_take<T, T3, R>(a, sA, l, t1, tid);
+			fma_tile_rows<T, T2, T3, R>(acc, a, sB, l - j, t1);
 		}
 		next_b_store<T, T2>(sB, nb, j, t1, tid, k);
 	}
+	v5_wait<0>(); /* only empty groups are left: the next panel starts on a clean count */
 }
 
 /* V4's grid and slices with TSM2_V5_ROWS x t1 rows a block (tsm2_blocks with that factor). */
@@ -99,7 +167,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v5(TSM2_ARGS(T))
 {
 	constexpr int R = TSM2_V5_ROWS;
 	extern __shared__ __align__(16) unsigned char smem_raw[];
-	T *sB = reinterpret_cast<T *>(smem_raw);
+	T *sB = reinterpret_cast<T *>(smem_raw), *sA = sB + T2 * blockDim.x; /* t1 x T2 x elem: 16-byte aligned */
 	const int row0 = blockIdx.x * R * blockDim.x + threadIdx.x;
 	const int k0 = tsm2_slice_begin(blockIdx.y, gridDim.y, k, blockDim.x);
 	const int k1 = tsm2_slice_begin(blockIdx.y + 1, gridDim.y, k, blockDim.x);
@@ -108,7 +176,7 @@ template <typename T, int T2, int T3> __device__ void tsm2_v5(TSM2_ARGS(T))
 		return;
 	for (int p = 0; p < n; p += T2) {
 		T acc[R][T2];
-		v5_panel<T, T2, T3, R>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, row0, p);
+		v5_panel<T, T2, T3, R>(acc, m, k1 - k0, n, A + (long)k0 * lda, lda, B + k0, ldb, sB, sA, row0, p);
 #pragma unroll
 		for (int r = 0; r < R; r++)
 			put_c<T, T2, TSM2_ADD>(C, acc[r], row0 + r * (int)blockDim.x, p, m, n, ldc);

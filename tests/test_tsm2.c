@@ -165,10 +165,11 @@ static void test_names_and_support(void **state)
 	assert_int_equal(tsm2_supports(TSM2_V5, 4, 100, 100, 16, 128, 16, 16, 1, why, sizeof why), 0);
 	assert_int_equal(tsm2_supports(TSM2_V5, 8, 100, 100, 4, 80, 4, 16, 1, why, sizeof why), -1); /* t1 % 32 */
 	assert_int_equal(tsm2_supports(TSM2_V5, 8, 100, 100, 4, 32, 4, 8, 1, why, sizeof why), 0);
-	assert_int_equal(tsm2_smem_bytes(TSM2_V5, 128, 16, 8, 8), 16384);
-	/* bytes in flight: V4 one chunk a thread, V5 one a row (two rows) */
+	/* V5: the B tile and the ring of A chunks (TSM2_V5_STAGES x rows x t3 x t1) */
+	assert_int_equal(tsm2_smem_bytes(TSM2_V5, 128, 16, 8, 8), 16384 + TSM2_V5_STAGES * TSM2_V5_ROWS * 8 * 128 * 8);
+	/* bytes in flight: V4 one chunk a thread, V5 TSM2_V5_STAGES - 1 a row (two rows) */
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V4, 4, 128, 16, 4), 4 * 128 * 16 * 4, 0);
-	assert_float_equal(tsm2_inflight_bytes(TSM2_V5, 3, 128, 8, 4), 3 * 128 * TSM2_V5_ROWS * 8 * 4, 0);
+	assert_float_equal(tsm2_inflight_bytes(TSM2_V5, 3, 128, 8, 4), 3 * 128 * TSM2_V5_ROWS * 8 * 4 * (TSM2_V5_STAGES - 1), 0);
 
 
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 96, 3, 4, 1, why, sizeof why), -1); /* t2 = 3 not compiled */
