@@ -68,6 +68,18 @@ template <typename T> __device__ __forceinline__ void v5_cp(T *dst, const T *src
 	*dst = *src;
 #endif
 }
+/* 16 bytes of consecutive rows of one column, the warp-cooperative copy (one LDGSTS.128 does
+ * four of the element copies' work: the address arithmetic of 32 4-byte copies was a fifth of
+ * the float n = 16 loop's instructions). L2 only (.cg): A is read once. */
+template <typename T> __device__ __forceinline__ void v5_cp16(T *dst, const T *src)
+{
+#if __CUDA_ARCH__ >= 800
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)),
+		     "l"(src));
+#else
+	*reinterpret_cast<int4 *>(dst) = *reinterpret_cast<const int4 *>(src);
+#endif
+}
 /* This thread's first word in slot l / T3 of the ring. */
 template <typename T, int T3, int R> __device__ __forceinline__ T *v5_at(T *sA, int l, int t1, int tid)
 {
@@ -81,14 +93,26 @@ template <int N> __device__ __forceinline__ void v5_wait()
 }
 
 /* The chunk at l into its slot of the TSM2_V5_STAGES-chunk ring; none past k (an empty group), the
- * chunk crossing k with zeros past it (plain stores: that chunk's slot is not in flight). */
+ * chunk crossing k with zeros past it (plain stores: that chunk's slot is not in flight). vec (the
+ * same for a whole warp): every row of the warp is below m and A's columns are 16-byte aligned,
+ * so the warp copies its 32 rows x R T3 columns in 16-byte pieces, lane % G the piece of a column
+ * (G = 32 x elem / 16) and lane / G the column among 32 / G; else one copy per element. */
 template <typename T, int T3, int R>
 __device__ __forceinline__ void v5_issue(T *sA, const T *__restrict__ A, const long (&lr)[R], int l, int k, int lda,
-					 int t1, int tid)
+					 int t1, int tid, bool vec)
 {
+	constexpr int W = 16 / sizeof(T), G = 32 / W, C = 32 / G;
+	static_assert((R * T3) % C == 0, "V5's 16-byte copies need R t3 a multiple of the columns a warp pass covers");
 	T *s = v5_at<T, T3, R>(sA, l, t1, tid);
 
-	if (l + T3 <= k) {
+	if (l + T3 <= k && vec) {
+		const int lane = tid & 31, p = lane % G, c0 = lane / G;
+#pragma unroll
+		for (int j = 0; j < R * T3 / C; j++) {
+			const int ci = c0 + C * j, r = ci / T3, i = ci % T3;
+			v5_cp16<T>(s - lane + ci * 32 + p * W, A + (lr[0] - lane) + (long)r * t1 + p * W + (long)(l + i) * lda);
+		}
+	} else if (l + T3 <= k) {
 #pragma unroll
 		for (int r = 0; r < R; r++) {
 			const T *q = A + lr[r] + (long)l * lda;
@@ -114,6 +138,7 @@ __device__ __forceinline__ void v5_take(T (&a)[R][T3], const T *sA, int l, int t
 	const T *s = v5_at<T, T3, R>(const_cast<T *>(sA), l, t1, tid);
 
 	v5_wait<TSM2_V5_STAGES - 1>();
+	__syncwarp(); /* the 16-byte copies: other lanes' words */
 #pragma unroll
 	for (int r = 0; r < R; r++)
 #pragma unroll
@@ -138,12 +163,15 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 		for (int c = 0; c < T2; c++)
 			acc[r][c] = 0;
 	}
+	const bool vec = (row0 | 31) + (R - 1) * t1 < m && lda % (16 / (int)sizeof(T)) == 0 &&
+			 (size_t)A % 16 == 0;
+
 	__syncthreads(); /* the previous panel's readers are done with sB */
 	load_b_row<T, T2>(nb, B, tid, p, k, n, ldb);
 	store_b<T, T2>(sB, nb, t1, tid);
 #pragma unroll 1
 	for (int s = 0; s < TSM2_V5_STAGES - 1; s++) {
-		v5_issue<T, T3, R>(sA, A, lr, s * T3, k, lda, t1, tid);
+		v5_issue<T, T3, R>(sA, A, lr, s * T3, k, lda, t1, tid, vec);
 		v5_wait<TSM2_V5_STAGES>(); /* commits the group, waits for nothing */
 	}
 	for (int j = 0; j < k; j += t1) {
@@ -153,7 +181,7 @@ __device__ __forceinline__ void v5_panel(T (&acc)[R][T2], int m, int k, int n, c
 		for (int l = j; l < end; l += T3) {
 			T a[R][T3];
 			/* into the slot chunk l - T3 left (this thread read it in the step before) */
-			v5_issue<T, T3, R>(sA, A, lr, l + (TSM2_V5_STAGES - 1) * T3, k, lda, t1, tid);
+			v5_issue<T, T3, R>(sA, A, lr, l + (TSM2_V5_STAGES - 1) * T3, k, lda, t1, tid, vec);
 			v5_take<T, T3, R>(a, sA, l, t1, tid);
 			fma_tile_rows<T, T2, T3, R>(acc, a, sB, l - j, t1);
 		}
