@@ -45,9 +45,6 @@ TSM2_HD int tsm2_blocks(int m, int t1, int tcf)
 /* Rows a V5 thread carries (rows tid and tid + t1 of its block's TSM2_V5_ROWS x t1): each B value
  * read from shared memory serves this many FMAs per k step. */
 #define TSM2_V5_ROWS 2
-/* Chunks in a V5 thread's ring of A in shared memory (cp.async): TSM2_V5_STAGES - 1 of them are in
- * flight while one is used, and none of them holds a register (see bench/tsm2_v5.cuh). */
-#define TSM2_V5_STAGES 3
 
 /* B tiles (t1-long k ranges) of the whole k: the most slices a split-k launch can use. */
 TSM2_HD int tsm2_k_tiles(int k, int t1)
@@ -85,5 +82,9 @@ TSM2_HD long tsm2_chase_line(uint64_t h, long lines)
 {
 	return (long)((tsm2_uniform(TSM2_CHASE_SEED, h) + 1.0) * 0.5 * (double)lines);
 }
+
+/* Chunks in a V5 thread's ring of A in shared memory (cp.async): TSM2_V5_STAGES - 1 of them are in
+ * flight while one is used, and none of them holds a register (see bench/tsm2_v5.cuh). */
+#define TSM2_V5_STAGES 3
 
 #endif

@@ -1,11 +1,14 @@
 /* tsm2_v5.cuh — TSM2R V5, the Hopper step past V4 (split-k), as a template over t2 and t3; included
- * by tsm2_kernels.cuh after V4 (it uses its helpers: load_a, load_b_row, store_b, put_c, the k
- * slices) and before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS rows a
- * thread, in V3's summation order per output, so at one k slice its bits are V3's. */
+ * by tsm2_kernels.cuh after V4 (it uses its helpers: load_b_row, store_b, put_c, the k slices)
+ * and before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS
+ * rows a thread, and A streamed by cp.async through a per-warp ring of TSM2_V5_STAGES chunks in
+ * shared memory, in V3's summation order per output, so at one k slice its bits are V3's.
+ * Pitfall: the ring's scalar layout is deliberate (an LDS.128 layout costs 4-way bank conflicts
+ * on every 4-byte copy), and the 16-byte copies need the warp's rows whole and A aligned. */
 
 /* ------------------------------------------------------------------ V5: V4, B as LDS.128, two rows a thread (beyond the paper) */
 
-/* Why: V3/V4 take one broadcast LDS per FMA. An SM's shared memory delivers 128 B per clock to
+/* Why (B): V3/V4 take one broadcast LDS per FMA. An SM's shared memory delivers 128 B per clock to
  * scalar loads and about 254 to broadcast LDS.64/LDS.128 (bw_smem), while every thread needs all
  * of its rows' t2 B values per k: at n = 16 that stream, not HBM, set V4's rate (float 62-64 %
  * of the HBM read rate). V5 reads B 16 bytes at a time (one LDS.128 per 4 FFMA, 2 DFMA: twice the
@@ -13,7 +16,12 @@
  * TSM2_V5_ROWS x t1 rows: each A load stays coalesced), so the shared-memory bytes per FMA fall
  * 2 x TSM2_V5_ROWS-fold. Every accumulator adds its products in V3's order (k ascending), so at
  * one k slice the result is V3's to the bit. Needs T3 a multiple of the vector and t1 of T3
- * (tsm2_supports): every read is aligned. */
+ * (tsm2_supports): every read is aligned.
+ * Why (A): V3's prefetch holds the next chunk in registers, so the A bytes a SM has in flight are
+ * bounded by what the accumulators leave (float n = 16: 208 registers, 256 threads, 32 KB a SM;
+ * 78-81 % of the HBM read rate on the H100). The ring keeps TSM2_V5_STAGES - 1 chunks a thread
+ * in flight in shared memory instead (smem: tsm2_smem_bytes); each thread reads back only its own
+ * rows (a warp barrier for the 16-byte copies, no block barrier). */
 template <typename T> struct tsm2_vec;
 template <> struct tsm2_vec<float> {
 	typedef float4 type;
