@@ -14,6 +14,7 @@
 #include "gp.h"
 #include "experiment.h"
 #include "measure.h"
+#include "stats.h"
 #include "mem_common.h"
 
 #include <math.h>
@@ -222,15 +223,6 @@ static int launch_stamps_bad(const struct launch *x)
 	return 0;
 }
 
-static double launch_mean(const double *v, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? s / (double)n : NAN;
-}
-
 static void launch_sample(struct gp_meas *m)
 {
 	const struct launch *x = m->ctx;
@@ -252,8 +244,12 @@ static void launch_sample(struct gp_meas *m)
 	gp_sample(m, "gpu_us_per_launch", x->gpu_ms * 1e3 / x->n);
 	for (int k = 1; k < x->n; k++)
 		x->scratch[k - 1] = ((double)x->h_start[k] - (double)x->h_end[k - 1]) / 1e3;
-	gp_sample(m, "gpu_gap_us", x->mode == LAUNCH_QUEUED ? launch_mean(x->scratch, (size_t)x->queued - 1)
-							   : mem_median(x->scratch, (size_t)x->n - 1));
+	if (x->mode == LAUNCH_QUEUED) {
+		struct gp_stats st;
+		if (!gp_stats(x->scratch, (size_t)x->queued - 1, &st))
+			gp_sample(m, "gpu_gap_us", st.mean);
+	} else
+		gp_sample(m, "gpu_gap_us", mem_median(x->scratch, (size_t)x->n - 1));
 	for (int k = 0; k < x->n; k++)
 		x->scratch[k] = ((double)x->h_end[k] - (double)x->h_start[k]) / 1e3;
 	gp_sample(m, "kernel_gpu_us", mem_median(x->scratch, (size_t)x->n));
