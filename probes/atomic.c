@@ -120,7 +120,7 @@ static const struct gp_param tput_atomic_params[] = {
 static const char *const tput_atomic_cols[] = {
 	"op", "space", "ret", "k", "layout", "sass", "blocks", "threads_per_block", "warps_per_sm", "threads_per_addr",
 	"addresses", "trips", "ops_total", "time_ms_min", "time_ms", "time_ms_max", "spread", "clock_MHz",
-	"ops_per_clk_per_sm", "ops_per_clk", "gops", "ceiling_ops_per_clk_per_sm", "status",
+	"ops_per_clk_per_sm", "best_ops_per_clk_per_sm", "ops_per_clk", "gops", "ceiling_ops_per_clk_per_sm", "status",
 };
 
 struct tput_atomic {
@@ -271,17 +271,23 @@ static void tput_atomic_finish(struct gp_meas *m)
 	const struct tput_atomic *c = m->ctx;
 	const double ops = (double)c->nthr * c->trips * ATOM_TPUT_UNROLL, ms = gp_meas_stat(m, "time_ms", GP_MEDIAN);
 	const double r = gp_ops_per_clk_per_sm(ops, ms, gp_meas_mhz(m), m->dev->sms);
+	const double best = gp_ops_per_clk_per_sm(ops, gp_meas_stat(m, "time_ms", GP_MIN), gp_meas_mhz(m), m->dev->sms);
 
 	tput_check(m, c);
 	gp_meas_num(m, "ops_per_clk_per_sm", r);
+	gp_meas_num(m, "best_ops_per_clk_per_sm", best);
 	gp_meas_num(m, "ops_per_clk", r * m->dev->sms);
 	gp_meas_num(m, "gops", ms > 0 ? ops / (ms * 1e-3) / 1e9 : NAN);
-	gp_meas_ceiling(m, "the SM's load/store lanes", r, ATOM_CEILING_OPS_PER_CLK_SM, 0.02, "ops/clk/SM");
+	gp_meas_ceiling(m, "the SM's load/store lanes", best, ATOM_CEILING_OPS_PER_CLK_SM, 0.02, "ops/clk/SM");
 }
 
 static const struct gp_probe tput_atomic_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_atomic, .setup = tput_atomic_setup,
 	.finish = tput_atomic_finish, .primary = "time_ms", .ctx_size = sizeof(struct tput_atomic),
+	/* Global atomics at one thread per address move 3-17 % from one repetition to the next on an
+	 * H100 (the L2 state the poisoning leaves), and the median of 5 by up to 11 % between runs: the
+	 * profile takes the best of 20, as STREAM takes the best time. */
+	.min_reps = 20,
 };
 
 GP_EXP_PROBE(tput_atomic, tput_atomic_params, tput_atomic_cols, &tput_atomic_probe);

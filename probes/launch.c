@@ -37,7 +37,8 @@ static const struct gp_param launch_params[] = {
 
 static const char *const launch_cols[] = {
 	"mode", "grid", "threads", "launches", "blocks", "host_us_per_launch", "host_us_per_launch_min",
-	"host_us_per_launch_max", "spread", "issue_us_per_launch", "gpu_us_per_launch", "gpu_gap_us",
+	"host_us_per_launch_max", "spread", "issue_us_per_launch", "host_us_p50", "issue_us_p50", "gpu_us_per_launch",
+	"gpu_gap_us",
 	"kernel_gpu_us", "queued", "clock_MHz", "status",
 };
 
@@ -56,6 +57,7 @@ struct launch {
 	int queued; /* queued: kernels queued behind the gate before a launch call blocked (the
 		     * host's queue full; the gate then times out): only their gaps are the GPU's */
 	double *scratch;
+	double *host_each, *issue_each; /* per launch: sync's launch + wait, every mode's launch call (s) */
 	double t0, t_end, issue; /* this repetition's host times (s) */
 	float gpu_ms;
 	unsigned k, blocks, threads; /* k: the kernel's argument, its index in the repetition */
@@ -157,13 +159,19 @@ static int launch_setup(struct gp_meas *m)
 		return rc;
 	x->h_start = gp_meas_readback(m, x->start, bytes, GP_EVERY_REP);
 	x->h_end = gp_meas_readback(m, x->end, bytes, GP_EVERY_REP);
-	if (!(x->scratch = gp_meas_host(m, (size_t)x->n * sizeof *x->scratch)))
+	if (!(x->scratch = gp_meas_host(m, (size_t)x->n * sizeof *x->scratch)) ||
+	    !(x->host_each = gp_meas_host(m, (size_t)x->n * sizeof *x->host_each)) ||
+	    !(x->issue_each = gp_meas_host(m, (size_t)x->n * sizeof *x->issue_each)))
 		return GP_EFAIL;
 	gp_meas_args(m, &x->k, &x->start, &x->end);
 	if (x->mode == LAUNCH_QUEUED && (rc = launch_gate_setup(m, x)))
 		return rc;
 	if (x->mode != LAUNCH_QUEUED)
 		gp_meas_str(m, "queued", "");
+	if (x->mode != LAUNCH_SYNC)
+		gp_meas_str(m, "host_us_p50", "");
+	if (x->mode == LAUNCH_GRAPH)
+		gp_meas_str(m, "issue_us_p50", "");
 	GP_CU(cuStreamCreate(&x->stream, CU_STREAM_DEFAULT));
 	if (gp_events_new(&x->e0, &x->e1))
 		return GP_ECUDA;
@@ -189,11 +197,13 @@ static int launch_rep(struct gp_meas *m)
 		const double t = gp_now();
 		if (launch_one(m, x, (unsigned)k) != CUDA_SUCCESS)
 			goto error;
-		if (x->mode == LAUNCH_QUEUED && x->queued == x->n && gp_now() - t > x->timeout_ns / 2e9)
+		x->issue_each[k] = gp_now() - t;
+		if (x->mode == LAUNCH_QUEUED && x->queued == x->n && x->issue_each[k] > x->timeout_ns / 2e9)
 			x->queued = k;
 		if (x->mode == LAUNCH_SYNC) {
-			x->issue += gp_now() - t;
+			x->issue += x->issue_each[k];
 			GP_CU(cuStreamSynchronize(x->stream));
+			x->host_each[k] = gp_now() - t;
 		}
 	}
 	if (x->mode != LAUNCH_SYNC)
@@ -242,6 +252,11 @@ static void launch_sample(struct gp_meas *m)
 	gp_sample(m, "host_us_per_launch", (x->t_end - x->t0) * 1e6 / x->n);
 	gp_sample(m, "issue_us_per_launch", x->issue * 1e6 / x->n);
 	gp_sample(m, "gpu_us_per_launch", x->gpu_ms * 1e3 / x->n);
+	if (x->mode != LAUNCH_GRAPH) { /* the typical launch, robust to the host's occasional stalls */
+		gp_sample(m, "issue_us_p50", mem_median(x->issue_each, (size_t)x->n) * 1e6);
+		if (x->mode == LAUNCH_SYNC)
+			gp_sample(m, "host_us_p50", mem_median(x->host_each, (size_t)x->n) * 1e6);
+	}
 	for (int k = 1; k < x->n; k++)
 		x->scratch[k - 1] = ((double)x->h_start[k] - (double)x->h_end[k - 1]) / 1e3;
 	if (x->mode == LAUNCH_QUEUED) {

@@ -42,12 +42,14 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		    "to back and waits once, `graph` launches them as one CUDA graph, `queued` launches them back to "
 		    "back behind a gate kernel that holds the stream until all are queued (the GPU's own pace; gap: "
 		    "the mean over the batch); `one` block or a `full` grid. "
-		    "host: wall time from the first launch to the end of the wait; issue: the launch calls alone; "
+		    "host: wall time from the first launch to the end of the wait; issue: the launch calls alone (per "
+		    "launch, the batch's mean; p50: the median launch of the batch, untouched by the host's occasional "
+		    "stalls; both are the host's: its CPU, OS and hypervisor, not the GPU); "
 		    "GPU: CUDA events around the launches; gap: %%globaltimer from one kernel's end to the next one's "
 		    "start (to the timer's tick); span: one kernel's own. Published: %s, %s.\n\n",
 		gpu ? gpu : "–", src ? src : "–");
-	gp_md_header(md, "mode", "grid", "blocks", "host µs", "issue µs", "GPU µs", "gap µs", "span µs", "published host µs",
-		     "status");
+	gp_md_header(md, "mode", "grid", "blocks", "host µs", "host p50 µs", "issue µs", "issue p50 µs", "GPU µs", "gap µs",
+		     "span µs", "published host µs", "status");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
 		for (size_t g = 0; g < GP_ARRAY_SIZE(grids); g++) {
 			const long r = gp_table_find_ok(t, "mode", modes[i], "grid", grids[g], NULL);
@@ -59,7 +61,9 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 			gp_md_str(md, grids[g]);
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "blocks"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "host_us_per_launch"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "host_us_p50")); /* NULL in runs before it: "–" */
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "issue_us_per_launch"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "issue_us_p50"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_us_per_launch"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_gap_us"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "kernel_gpu_us"));

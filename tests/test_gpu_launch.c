@@ -47,6 +47,16 @@ static void test_launch_modes(void **state)
 	async_issue = cell(t, 2, "issue_us_per_launch");
 	assert_true(async_issue < sync_host);
 	assert_true(cell(t, 2, "host_us_per_launch") < sync_host);
+	/* The median launch: sync's launch + wait outlasts its launch call; graph times no call. */
+	for (size_t r = 0; r < 2; r++)
+		assert_true(cell(t, r, "host_us_p50") > cell(t, r, "issue_us_p50") && cell(t, r, "issue_us_p50") > 0);
+	for (size_t r = 2; r < 8; r++) {
+		assert_string_equal(gp_table_get(t, r, "host_us_p50"), "");
+		if (r == 4 || r == 5)
+			assert_string_equal(gp_table_get(t, r, "issue_us_p50"), "");
+		else
+			assert_true(cell(t, r, "issue_us_p50") > 0);
+	}
 	/* In a graph the host is out of the way: a full grid costs the GPU more than one block
 	 * (back to back, the host's issue rate hides it: H100, async full 3.8 us < one 4.0 us). */
 	assert_true(cell(t, 5, "gpu_us_per_launch") > cell(t, 4, "gpu_us_per_launch"));
