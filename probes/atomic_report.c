@@ -244,13 +244,15 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
 			continue;
 		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
+			char method[192];
 			if (isnan(v = rate(t, op, spaces[s], "atom", "packed", "1", col)))
 				continue;
 			snprintf(key, sizeof key, "atomic_%s_%s_ops_per_clk", spaces[s], op);
-			gp_profile_add(prof, key, v, "ops/clk/SM",
-				       best ? "one thread per address, packed, whole grid, events: the best of >= 20 repetitions"
-					    : "one thread per address, packed, whole grid, events",
-				       "tput_atomic");
+			snprintf(method, sizeof method, "one thread per address, packed, whole grid, events%s%s",
+				 best ? ": the best of >= 20 repetitions" : "",
+				 rate(t, op, spaces[s], "atom", "packed", "1", "spread") > GP_NOISY_SPREAD
+					 ? "; flagged: a noisy spread (tput_atomic.csv spread)" : "");
+			gp_profile_add(prof, key, v, "ops/clk/SM", method, "tput_atomic");
 		}
 	}
 	if (!isnan(v = rate(t, "add_u32", "global", "atom", "packed", "0", "ops_per_clk")))
