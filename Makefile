@@ -13,7 +13,8 @@
 #                        so); nvcc only compiles the tests' own small cubins, where it exists
 #   make check-layers    no import circles between the objects, and the device-free modules link
 #                        without the device layer (tests/link_host.c)
-#   make kernels         the kernels alone; make check-fatbin: fatbinary's output equals nvcc's
+#   make kernels         the kernels alone; make check-fatbin: fatbinary's output equals nvcc's;
+#                        make check-ptx-levels: sm_90's kernels are compute_90's (mk/kernels.mk)
 #   make asan | valgrind | fuzz | sanitize   see mk/sanitize.mk and mk/fuzz.mk
 #   make plots report    charts / REPORT.md for RUN=<run dir> (default: newest run under results/)
 #   make sass            SASS of every kernel into $(BUILD)/sass (needs cuobjdump)
@@ -263,4 +264,4 @@ clean:
 # for headers, so a deleted header does not stop the build); not other .d files an older
 # Makefile left in a reused build tree.
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null) \
-	$(shell find $(BUILD)/kernels $(PLANNER_FIXTURE_DIR) -name '*.cubin.d' -o -name '*.ptx.d' 2>/dev/null)
+	$(shell find $(BUILD)/kernels $(BUILD)/check $(PLANNER_FIXTURE_DIR) -name '*.cubin.d' -o -name '*.ptx.d' 2>/dev/null)

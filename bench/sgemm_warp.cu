@@ -3,7 +3,11 @@
  * tiles and k-major 16-byte copies (gemm_pipe). The 1-D grid is swizzled for L2 reuse
  * (sgemm_map.h). sgemm_29_warptile's SASS feeds the report's Table 5 planner: the Makefile
  * compiles this file to $(SGEMM_CUBIN). The kernels are bench/sgemm.list's lines with image
- * sgemm_warp. */
+ * sgemm_warp.
+ *
+ * ptx-level: 90 — cicc's compute_90 PTX of these kernels differs from its compute_80 PTX
+ * (instruction order, registers), and the committed sm_90 runs measured the compute_90 one
+ * (scripts/ptx-levels.sh; make check-ptx-levels fails without this tag). */
 #include "sgemm.cuh"
 
 /* ------------------------------------------------------------------ modern: warp tiling + cp.async */

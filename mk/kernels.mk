@@ -7,10 +7,13 @@
 # How: each .cu is compiled by cicc into PTX once per PTX level it needs, and every sm's cubin is
 # assembled by ptxas from its level's PTX (native code for that sm: ptxas schedules and allocates
 # for it), as nvcc's `-gencode arch=compute_75,code=sm_86` does. A source's levels
-# (scripts/ptx-levels.sh) are 75, the oldest sm, and 90, the sm of the committed runs (H100, H200:
-# their kernels stay exactly what nvcc -arch=sm_90 builds), plus every sm its __CUDA_ARCH__ guards
-# name, in the .cu or a project header it includes (mma.cu: 80, 89, 120); an sm takes the highest level
-# at or below it. cicc is most of nvcc's time, so this is what makes building every sm
+# (scripts/ptx-levels.sh) are 75, the oldest sm, plus every sm its __CUDA_ARCH__ guards name, in
+# the .cu or a project header it includes (mma.cu: 80, 89, 90, 120), plus a `ptx-level: NN` tag's
+# (bench/sgemm_warp.cu: 90, where cicc's compute_90 output differs unasked); an sm takes the
+# highest level at or below it. make check-ptx-levels proves that the sm of the committed runs
+# (sm_90: H100, H200) loses nothing by it: wherever sm_90 takes a lower level, that level's PTX
+# is cicc's compute_90 PTX but for .version/.target, so its kernels are exactly nvcc
+# -arch=sm_90's. cicc is most of nvcc's time, so this is what makes building every sm
 # affordable. The newest sm's level's PTX is also embedded for GPUs newer than any sm built.
 # fatbinary combines the cubins and the PTX into the fatbin the binary embeds, the same bytes
 # nvcc -fatbin writes for the same -gencode list (make check-fatbin proves it). Each (source,
@@ -21,7 +24,8 @@
 # cicc's output depends on the target even for the same source (bench/sgemm.cu's PTX for
 # compute_80 and compute_86 differ in instruction order and registers): an sm_86 kernel is the
 # PTX of its source's level, as nvcc builds it for that -gencode, not the compute_86 PTX's. The
-# sms measured so far (sm_90: H100, H200) are their own level, so nothing measured changed.
+# sms measured so far (sm_90: H100, H200) run compute_90's PTX or one proven equal to it, so
+# nothing measured changed.
 
 # Every architecture nvcc 13 lists (nvcc --list-gpu-arch). The arch-specific targets (sm_90a) are
 # built only for the kernels that need them (CU_90A_SRC below).
@@ -53,7 +57,7 @@ CU_90A_SRC := $(filter %_90a.cu,$(CU_SRC))
 TEMPLATE_SRC := $(wildcard probes/patch/*.cu)
 
 # FILE:SM:LEVEL for every kernel source and sm: the PTX level ptxas assembles that sm's cubin
-# from (scripts/ptx-levels.sh: 75 and 90, and the sms the source's __CUDA_ARCH__ guards name).
+# from (scripts/ptx-levels.sh: 75, the sms the source's __CUDA_ARCH__ guards name, its tags').
 KERNEL_CU := $(filter-out $(CU_90A_SRC),$(CU_SRC)) $(TEMPLATE_SRC)
 PTX_MAP := $(shell scripts/ptx-levels.sh '$(SM)' $(KERNEL_CU))
 level_of = $(word 3,$(subst :, ,$(filter $(1):$(2):%,$(PTX_MAP))))
@@ -74,7 +78,9 @@ $(BUILD)/kernels/%.compute_$(1).ptx: %.cu
 	@echo "  NVCC    $$< [compute_$(1)]"
 	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) -MD -MP -MF $$@.d -o $$@ $$<
 endef
-$(foreach l,$(sort $(foreach t,$(PTX_MAP),$(word 3,$(subst :, ,$(t))))),$(eval $(call PTX_RULE,$(l))))
+# sm_90's levels (make check-ptx-levels reads them whatever SM is).
+PTX_MAP_90 := $(shell scripts/ptx-levels.sh 90 $(KERNEL_CU))
+$(foreach l,$(sort $(foreach t,$(PTX_MAP) $(PTX_MAP_90),$(word 3,$(subst :, ,$(t))))),$(eval $(call PTX_RULE,$(l))))
 
 # PTX of its level -> one sm's cubin (ptxas): $(1) the source's stem, $(2) the sm, $(3) the level.
 define CUBIN_RULE
@@ -169,3 +175,22 @@ check-fatbin: $(BUILD)/kernels/harness/clock.fatbin
 		-gencode arch=compute_$(call level_of,harness/clock.cu,$(PTX_SM)),code=compute_$(call level_of,harness/clock.cu,$(PTX_SM)) \
 		-fatbin -o $(CHECK_DIR)/clock.nvcc.fatbin harness/clock.cu
 	$(Q)cmp $< $(CHECK_DIR)/clock.nvcc.fatbin && echo "  CHECK   fatbinary output equals nvcc -fatbin's (harness/clock.cu, sm $(SM))"
+
+# Wherever sm_90 (the committed runs' H100 and H200) takes a PTX level below 90, cicc's compute_90
+# PTX must be that level's but for its .version and .target lines (scripts/ptx-same.sh): then
+# ptxas writes the same machine code from either, and the sm_90 kernels are exactly what nvcc
+# -arch=sm_90 builds. A source that fails needs a `ptx-level: 90` tag (scripts/ptx-levels.sh).
+.PHONY: check-ptx-levels
+PTX_BELOW_90 := $(foreach t,$(PTX_MAP_90),$(if $(filter-out 90,$(word 3,$(subst :, ,$(t)))),$(t)))
+$(CHECK_DIR)/ptx90/%.compute_90.ptx: %.cu
+	@mkdir -p $(@D)
+	@echo "  NVCC    $< [compute_90, check]"
+	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -arch=compute_90 -MD -MP -MF $@.d -o $@ $<
+define PTX_SAME_RULE
+$(CHECK_DIR)/ptx90/$(1).same: $(CHECK_DIR)/ptx90/$(1).compute_90.ptx $(BUILD)/kernels/$(1).compute_$(2).ptx scripts/ptx-same.sh
+	$$(Q)scripts/ptx-same.sh $$(word 1,$$^) $$(word 2,$$^) || { echo "check-ptx-levels: $(1).cu: its compute_90 PTX differs from its compute_$(2) PTX, which sm_90 takes: give it a 'ptx-level: 90' tag (scripts/ptx-levels.sh)" >&2; exit 1; }
+	@touch $$@
+endef
+$(foreach t,$(PTX_BELOW_90),$(eval $(call PTX_SAME_RULE,$(basename $(word 1,$(subst :, ,$(t)))),$(word 3,$(subst :, ,$(t))))))
+check-ptx-levels: $(foreach t,$(PTX_BELOW_90),$(CHECK_DIR)/ptx90/$(basename $(word 1,$(subst :, ,$(t)))).same)
+	@echo "  CHECK   sm_90's PTX is compute_90's for the $(words $(PTX_BELOW_90)) sources it takes from a lower level"
