@@ -188,7 +188,7 @@ static int prepare(struct gp_meas *m)
 	GP_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, m->fn, s->t1, smem));
 	c->blocks_per_sm = v;
 	if (tsm2_splits_k(s->kind))
-		c->ks = (unsigned)tsm2_ksplit_choose(s->ksplit, m->dev->sms, v, (int)c->grid, s->k, s->t1);
+		c->ks = (unsigned)tsm2_ksplit_for(s->kind, s->ksplit, m->dev->sms, v, (int)c->grid, s->k, s->t1);
 	ints(m, (const char *const[]){ "ksplit", "blocks", "active_threads_per_sm" },
 	     (const long long[]){ c->ks, (long long)c->grid * c->ks, (long long)v * s->t1 }, 3);
 	gp_meas_launch_2d(m, c->grid, c->ks, (unsigned)s->t1, 1, smem);
@@ -346,14 +346,16 @@ static const struct gp_param tsm2r_params[] = {
 	{ "m", GP_PARAM_INT, 1, 65536, NULL, "10240 15360 20480 25600 30720", "rows of A and C" },
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
-	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 cublas", "v0 v1 v2 v3 v4 v5 cublas",
-	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread) or cublas" },
+	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 v6 cublas", "v0 v1 v2 v3 v4 v5 v6 cublas",
+	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread, v6 = V5 with 4 "
+	  "contiguous rows a thread, float) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 0, 32, NULL, "0",
-	  "A elements per thread per step (0: 16 for V2..V4; V5: the compiled t3 keeping the most A bytes in flight)" },
+	  "A elements per thread per step (0: 16 for V2..V4; V5, V6: the compiled t3 keeping the most A bytes in flight)" },
 	{ "ksplit", GP_PARAM_INT, 0, TSM2_KSPLIT_MAX, NULL, "0",
-	  "v4, v5: k slices (0: fewest for 4 waves of resident blocks; at most one per t1-long B tile); other kernels run at 0, 1" },
+	  "v4, v5, v6: k slices (0: v4, v5 the fewest for 4 waves of resident blocks, v6 2 waves rounded down; at most one "
+	  "per t1-long B tile); other kernels run at 0, 1" },
 };
 
 /* t3 = 0: 16 for V2..V4 (the paper's setting, as before); for V5 the compiled t3 of this t2
@@ -365,7 +367,7 @@ static int t3_auto(struct gp_meas *m, const struct spec *s)
 	int t3s[16], best = 16, blocks;
 	double most = 0;
 
-	if (s->kind != TSM2_V5)
+	if (s->kind != TSM2_V5 && s->kind != TSM2_V6)
 		return 16;
 	tsm2_axis(s->kind, s->elem, 1, t3s, GP_ARRAY_SIZE(t3s));
 	for (const int *t = t3s; *t; t++) {
@@ -393,6 +395,10 @@ static int tsm2r_setup(struct gp_meas *m)
 		return rc;
 	if (!tsm2_splits_k(s->kind) && gp_meas_param(m, "ksplit") > 1)
 		return gp_meas_skip(m); /* ksplit means nothing to it: one row, at ksplit 0 or 1 */
+	if (s->kind == TSM2_V6 && s->elem != 4) /* n/a by construction unless the suite names the precision */
+		return gp_point_given(m->pt, "precision")
+			       ? gp_meas_na(m, "v6 is float only (a column's four rows are one 16-byte copy)")
+			       : gp_meas_skip(m);
 	s->n = (int)gp_meas_param(m, "n");
 	s->k = s->m / (int)gp_meas_param(m, "kdiv");
 	s->ksplit = tsm2_splits_k(s->kind) ? (int)gp_meas_param(m, "ksplit") : 0;

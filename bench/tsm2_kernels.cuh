@@ -16,7 +16,8 @@
  * its slice of whole B tiles (tsm2_slice_begin) and adds its partial C fragment with atomicAdd
  * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
  * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits. V5 (also beyond the
- * paper) is V4 reading B as LDS.128 for two rows a thread, A by cp.async, same bits again.
+ * paper) is V4 reading B as LDS.128 for two rows a thread, A by cp.async, same bits again; V6
+ * (float) is V5 with four contiguous rows a thread.
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Rows past m load row
  * m - 1 and never store, k and n tails load 0. */
@@ -272,6 +273,10 @@ template <typename T, int T2, int T3> __device__ void tsm2_v4(TSM2_ARGS(T))
 
 #include "tsm2_v5.cuh"
 
+/* ------------------------------------------------------------------ V6 (beyond the paper, float) */
+
+#include "tsm2_v6.cuh"
+
 /* ------------------------------------------------------------------ TSM2L Opt1 (Algorithm 6) */
 
 /* m / tcf threads: each block walks the row tiles blockIdx.x, + gridDim.x, ... (block-uniform, so
@@ -370,6 +375,13 @@ template <typename T, int T2, int T3> __device__ void tsm2_l2(TSM2_ARGS(T))
 #define TSM2_DEFINE_v3 TSM2_DEFINE_K
 #define TSM2_DEFINE_v4 TSM2_DEFINE_K
 #define TSM2_DEFINE_v5 TSM2_DEFINE_K
+/* V6 at most TSM2_V6_MAXREG registers (ptxas took 126-200 unbounded: two blocks of 128 a SM at
+ * t2 = 16): four warps a scheduler hold the ring's copies in flight (bench/tsm2_v6.cuh). */
+#define TSM2_DEFINE_v6(kind, s, T, t2, t3)                                                         \
+	extern "C" __global__ void __maxnreg__(TSM2_V6_MAXREG) tsm2_v6_##s##_t2_##t2##_t3_##t3(TSM2_ARGS(T)) \
+	{                                                                                          \
+		tsm2_v6<T, t2, t3>(m, k, n, A, lda, B, ldb, C, ldc);                               \
+	}
 #define TSM2_DEFINE_l1 TSM2_DEFINE_K
 #define TSM2_DEFINE_l2 TSM2_DEFINE_K
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "v5", "l1", "l2", "cublas" };
+static const char *const kind_names[] = { "v0", "v1", "v2", "v3", "v4", "v5", "v6", "l1", "l2", "cublas" };
 
 const char *tsm2_kind_name(enum tsm2_kind kind)
 {
@@ -37,6 +37,7 @@ int tsm2_kind_parse(const char *s, enum tsm2_kind *kind)
 #define KIND_v3 TSM2_V3
 #define KIND_v4 TSM2_V4
 #define KIND_v5 TSM2_V5
+#define KIND_v6 TSM2_V6
 #define KIND_l1 TSM2_L1
 #define KIND_l2 TSM2_L2
 #define ELEM_f 4
@@ -106,7 +107,9 @@ int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, s
 
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem)
 {
-	const size_t ring = kind == TSM2_V5 ? (size_t)TSM2_V5_STAGES * TSM2_V5_ROWS * t3 * t1 * elem : 0;
+	const size_t ring = kind == TSM2_V5   ? (size_t)TSM2_V5_STAGES * TSM2_V5_ROWS * t3 * t1 * elem
+			    : kind == TSM2_V6 ? (size_t)TSM2_V6_STAGES * TSM2_V6_ROWS * t3 * t1 * elem
+					      : 0;
 
 	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem + ring : 0;
 }
@@ -137,12 +140,12 @@ int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, in
 		snprintf(why, len, "tcf = %d < 1", tcf);
 		return -1;
 	}
-	if (kind == TSM2_V5 && t3 % (16 / elem)) {
+	if ((kind == TSM2_V5 || kind == TSM2_V6) && t3 % (16 / elem)) {
 		snprintf(why, len, "t3 = %d is not a multiple of the %d-element vector %s reads B in", t3, 16 / elem,
 			 kind_names[kind]);
 		return -1;
 	}
-	if (kind >= TSM2_V1 && kind <= TSM2_V5) {
+	if (kind >= TSM2_V1 && kind <= TSM2_V6) {
 		if (t2 > 2 * n && t2 > 2) {
 			snprintf(why, len, "t2 = %d > 2 n: columns computed for nothing", t2);
 			return -1;
@@ -153,17 +156,20 @@ int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, in
 
 int tsm2_splits_k(enum tsm2_kind kind)
 {
-	return kind == TSM2_V4 || kind == TSM2_V5;
+	return kind == TSM2_V4 || kind == TSM2_V5 || kind == TSM2_V6;
 }
 
 int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf)
 {
-	return kind == TSM2_V5 ? TSM2_V5_ROWS : kind == TSM2_L1 || kind == TSM2_L2 ? (tcf > 0 ? tcf : 1) : 1;
+	return kind == TSM2_V5	 ? TSM2_V5_ROWS
+	       : kind == TSM2_V6 ? TSM2_V6_ROWS
+	       : kind == TSM2_L1 || kind == TSM2_L2 ? (tcf > 0 ? tcf : 1)
+						    : 1;
 }
 
 double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t3, int elem)
 {
-	const int chunks = kind == TSM2_V5 ? TSM2_V5_STAGES - 1 : 1;
+	const int chunks = kind == TSM2_V5 ? TSM2_V5_STAGES - 1 : kind == TSM2_V6 ? TSM2_V6_STAGES - 1 : 1;
 
 	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1) * t3 * elem * chunks;
 }
@@ -178,6 +184,19 @@ int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, i
 		const long want = (long)TSM2_KSPLIT_WAVES * sms * blocks_per_sm;
 		ks = row_blocks > 0 && want > row_blocks ? (want + row_blocks - 1) / row_blocks : 1;
 	}
+	return (int)(ks < cap ? ks : cap);
+}
+
+int tsm2_ksplit_for(enum tsm2_kind kind, int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)
+{
+	long tiles, cap, ks;
+
+	(void)t1;
+	if (kind != TSM2_V6)
+		return tsm2_ksplit_choose(ksplit, sms, blocks_per_sm, row_blocks, k, t1);
+	tiles = tsm2_k_tiles(k, TSM2_V6_SLICE_UNIT), cap = tiles < TSM2_KSPLIT_MAX ? tiles : TSM2_KSPLIT_MAX;
+	ks = ksplit > 0 ? ksplit : row_blocks > 0 ? (long)TSM2_V6_WAVES * sms * blocks_per_sm / row_blocks : 1;
+	ks = ks < 1 ? 1 : ks;
 	return (int)(ks < cap ? ks : cap);
 }
 

@@ -15,6 +15,7 @@ enum tsm2_kind {
 	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
 	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
 	TSM2_V5,     /* beyond the paper: V4 with B as LDS.128 for two rows a thread */
+	TSM2_V6,     /* beyond the paper: V5 with four contiguous rows a thread, float */
 	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
 	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
 	TSM2_CUBLAS, /* the baseline */
@@ -34,13 +35,13 @@ const char *tsm2_kind_name(enum tsm2_kind kind);
 /* 0 if (kind, t1, t2, t3, tcf) is launchable for m x k x n, else -1 and why. */
 int tsm2_supports(enum tsm2_kind kind, int elem, int m, int k, int n, int t1, int t2, int t3, int tcf, char *why,
 		  size_t len);
-/* Dynamic shared memory of a launch: the B tile, t1 x t2 x elem, for V2..V5/L1/L2, else 0 (t3 is
- * for a kind that would stage A there too). */
+/* Dynamic shared memory of a launch: the B tile, t1 x t2 x elem, for V2..V6/L1/L2, plus V5's and
+ * V6's ring of A chunks (stages x rows a thread x t3 x t1 x elem), else 0. */
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem);
 
-/* Whether a kind splits k (V4, V5). */
+/* Whether a kind splits k (V4, V5, V6). */
 int tsm2_splits_k(enum tsm2_kind kind);
-/* Rows a thread carries: TSM2_V5_ROWS for V5, 1 for the other TSM2R kinds (TSM2L: the thread-count
+/* Rows a thread carries: TSM2_V5_ROWS for V5, TSM2_V6_ROWS for V6, 1 for the other TSM2R kinds (TSM2L: the thread-count
  * factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
 int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf);
 /* A bytes a SM keeps in flight with blocks_per_sm resident blocks of t1 threads: each thread's
@@ -58,6 +59,11 @@ double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t
 #define TSM2_KSPLIT_MAX 1024
 #define TSM2_KSPLIT_WAVES 4
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
+/* The slices a kind runs: V6 at ksplit = 0 takes floor(TSM2_V6_WAVES x sms x blocks_per_sm /
+ * row_blocks), at least 1, clamped to its TSM2_V6_SLICE_UNIT runs of k and TSM2_KSPLIT_MAX (its
+ * blocks are few and long: a wave rounded up left a ragged last wave, and each slice adds its
+ * partial C); every other kind tsm2_ksplit_choose. */
+int tsm2_ksplit_for(enum tsm2_kind kind, int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
 
 /* 2 m n k / t in GFLOP/s; compulsory bytes (A, B read once, C written once) and their rate. */
 double tsm2_gflops(double m, double k, double n, double ms);

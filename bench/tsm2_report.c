@@ -96,7 +96,7 @@ struct ladder {
 	size_t npaper;
 };
 
-static const char *const tsm2r_kernels[] = { "v0", "v1", "v2", "v3", "v4", "v5" };
+static const char *const tsm2r_kernels[] = { "v0", "v1", "v2", "v3", "v4", "v5", "v6" };
 static const struct paper_row tsm2r_paper[] = {
 	{ "V1 over V0", "k40c_v1_over_v0" },
 	{ "V2 over V1", "k40c_v2_gain" },
@@ -197,7 +197,7 @@ static double best_pct(const struct point *p)
 	return p->best < GP_ARRAY_SIZE(tsm2r_kernels) ? p->pct[p->best] : NAN;
 }
 
-/* Every point's % of the HBM read rate: V3, V4, V5, cuBLAS and the best TSM2R kernel. */
+/* Every point's % of the HBM read rate: V3, V4, V5, V6, cuBLAS and the best TSM2R kernel. */
 static void point_table(FILE *md, const struct gp_table *t)
 {
 	struct point pts[MAX_POINTS];
@@ -208,7 +208,7 @@ static void point_table(FILE *md, const struct gp_table *t)
 	fprintf(md, "Per point (n <= 16): achieved bandwidth (compulsory bytes / median time) as %% of the streaming "
 		    "HBM read rate measured in the same process (`hbm_read_GBps`); a kernel's best row where it ran "
 		    "at several t3 or ksplit. The goal is every point of the best kernel at >= 90 %%.\n\n");
-	gp_md_header(md, "precision", "n", "m", "read GB/s", "v3 %", "v4 %", "v5 %", "cuBLAS %", "best", "best %");
+	gp_md_header(md, "precision", "n", "m", "read GB/s", "v3 %", "v4 %", "v5 %", "v6 %", "cuBLAS %", "best", "best %");
 	for (size_t i = 0; i < n; i++) {
 		const struct point *p = &pts[i];
 		gp_md_str(md, precs[p->prec]);
@@ -310,11 +310,11 @@ static double speedup_ceiling(const struct gp_table *t, const char *prec)
 	return n ? sum / n : NAN;
 }
 
-/* Profile (n <= 16, the paper's range): V3's, V4's and V5's average speedup over cuBLAS and best
+/* Profile (n <= 16, the paper's range): V3's to V6's average speedup over cuBLAS and best
  * fraction of the HBM read rate per precision, and the bandwidth ceiling on the speedup. */
 static void tsm2r_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	static const char *const kernels[] = { "v3", "v4", "v5" };
+	static const char *const kernels[] = { "v3", "v4", "v5", "v6" };
 	char key[64], method[160];
 	double a, lo, hi;
 

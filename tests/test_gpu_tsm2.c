@@ -179,11 +179,11 @@ static void test_tsm2r_v4_ksplit(void **state)
 /* V5 sums what V4 sums in V3's order: at one slice its error against cuBLAS is V3's to the bit; at
  * the automatic count and at 3 slices it is right on sizes that are not tile multiples (n picks
  * t2 = 2, 16 and a ragged last panel). */
-static void v5_like(const char *kernels, const char *ns)
+static void v5_like(const char *kernels, const char *ns, const char *precisions, const char *t3)
 {
 	static const char *const splits[] = { "1", "0", "3" };
-	const char *set[] = { "precision", "single double", "m", "333 1001", "kdiv", "1 7", "n", ns, "kernel", kernels,
-			      "t1", "64 128", "t2", "0", "t3", "8", "ksplit", NULL };
+	const char *set[] = { "precision", precisions, "m", "333 1001", "kdiv", "1 7", "n", ns, "kernel", kernels,
+			      "t1", "64 128", "t2", "0", "t3", t3, "ksplit", NULL };
 	struct gp_table *t;
 
 	for (size_t pass = 0; pass < GP_ARRAY_SIZE(splits); pass++) {
@@ -231,7 +231,15 @@ static void test_tsm2r_t3_auto(void **state)
 static void test_tsm2r_v5(void **state)
 {
 	NEED_GPU();
-	v5_like("v3 v5", "3 16 17");
+	v5_like("v3 v5", "3 16 17", "single double", "8");
+}
+
+/* V6 (float) likewise: m = 333 and 1001 leave a last thread with rows past m (its plain loads and
+ * scalar atomics), m = 1001 a C whose columns are not 16-byte aligned (no vector reduction). */
+static void test_tsm2r_v6(void **state)
+{
+	NEED_GPU();
+	v5_like("v3 v6", "3 16 17", "single", "4");
 }
 
 /* What V5 exists for, in the SASS: B comes from shared memory only as LDS.128, each serving 4
@@ -316,7 +324,8 @@ static void test_tsm2_search(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5), cmocka_unit_test(test_tsm2r_t3_auto),
+		cmocka_unit_test(test_tsm2_v5_sass), cmocka_unit_test(test_tsm2r_v5), cmocka_unit_test(test_tsm2r_v6),
+		cmocka_unit_test(test_tsm2r_t3_auto),
 		cmocka_unit_test(test_tsm2r_small), cmocka_unit_test(test_tsm2r_odd_sizes),
 		cmocka_unit_test(test_tsm2r_grid), cmocka_unit_test(test_tsm2r_v4_auto),
 		cmocka_unit_test(test_tsm2r_v4_ksplit), cmocka_unit_test(test_tsm2l), cmocka_unit_test(test_tsm2_search),

@@ -170,6 +170,30 @@ static void test_names_and_support(void **state)
 	/* bytes in flight: V4 one chunk a thread, V5 TSM2_V5_STAGES - 1 a row (two rows) */
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V4, 4, 128, 16, 4), 4 * 128 * 16 * 4, 0);
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V5, 3, 128, 8, 4), 3 * 128 * TSM2_V5_ROWS * 8 * 4 * (TSM2_V5_STAGES - 1), 0);
+	/* V6: float only, four rows a thread, its own ring and slice rule */
+	assert_int_equal(tsm2_kind_parse("v6", &k), 0);
+	assert_int_equal(k, TSM2_V6);
+	assert_string_equal(tsm2_kind_name(TSM2_V6), "v6");
+	assert_true(tsm2_splits_k(TSM2_V6));
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V6, 1), 4);
+	assert_int_equal(tsm2_kernel_name(TSM2_V6, 4, 16, 4, name, sizeof name), 0);
+	assert_string_equal(name, "tsm2_v6_f_t2_16_t3_4");
+	assert_int_equal(tsm2_kernel_name(TSM2_V6, 8, 16, 4, name, sizeof name), -1); /* no double */
+	assert_int_equal(tsm2_supports(TSM2_V6, 4, 100, 100, 16, 128, 16, 4, 1, why, sizeof why), 0);
+	assert_int_equal(tsm2_supports(TSM2_V6, 8, 100, 100, 16, 128, 16, 4, 1, why, sizeof why), -1);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V6, 128, 16, 4, 4), 8192 + TSM2_V6_STAGES * 4 * 4 * 128 * 4);
+	assert_float_equal(tsm2_inflight_bytes(TSM2_V6, 4, 128, 4, 4), 4 * 128 * 4 * 4 * 4 * (TSM2_V6_STAGES - 1), 0);
+	assert_int_equal(tsm2_blocks(10240, 128, tsm2_rows_per_thread(TSM2_V6, 1)), 20);
+	/* slices: 2 waves rounded down (132 SMs x 4 blocks x 2 / 20 row blocks = 52.8 -> 52), at
+	 * most the runs of TSM2_V6_SLICE_UNIT k (320 / 16 = 20), at least 1; a given count as for
+	 * V4 (clamped the same way); the other kinds unchanged */
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 20, 10240, 128), 52);
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 20, 320, 128), 20);
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 99, 132, 4, 20, 320, 128), 20);
+	assert_int_equal(tsm2_slice_begin(1, 52, 10240, TSM2_V6_SLICE_UNIT), 192); /* 640 runs: 12 or 13 each */
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 2000, 10240, 128), 1);
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 7, 132, 4, 20, 10240, 128), 7);
+	assert_int_equal(tsm2_ksplit_for(TSM2_V5, 0, 132, 4, 20, 10240, 128), tsm2_ksplit_choose(0, 132, 4, 20, 10240, 128));
 
 
 	assert_int_equal(tsm2_supports(TSM2_V3, 4, 100, 100, 4, 96, 3, 4, 1, why, sizeof why), -1); /* t2 = 3 not compiled */
@@ -210,7 +234,7 @@ static void test_instances_in_image(void **state)
 	static const int pow2[] = { 0, 1, 2, 4, 8, 16, 32, 64 };
 	const unsigned char *distinct[32];
 	size_t nd = 0;
-	int v4 = 0, v5 = 0, entries = 0;
+	int v4 = 0, v5 = 0, v6 = 0, entries = 0;
 
 	for (; tsm2_image(entries); entries++) {
 		size_t d = 0;
@@ -242,11 +266,13 @@ static void test_instances_in_image(void **state)
 		for (size_t a = 1; a < GP_ARRAY_SIZE(pow2); a++)
 			for (size_t b = 1; b < GP_ARRAY_SIZE(pow2); b++)
 				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0,
-				v5 += tsm2_instance(TSM2_V5, e, pow2[a], pow2[b]) >= 0;
-	assert_int_equal(entries, 174);
-	assert_int_equal(nd, 13); /* 12 images of the grid and the auxiliary one */
+				v5 += tsm2_instance(TSM2_V5, e, pow2[a], pow2[b]) >= 0,
+				v6 += tsm2_instance(TSM2_V6, e, pow2[a], pow2[b]) >= 0;
+	assert_int_equal(entries, 178);
+	assert_int_equal(nd, 14); /* 13 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
 	assert_int_equal(v5, 15); /* t2 2..16 x t3 8, 16 per precision, double without 16 x 16 */
+	assert_int_equal(v6, 4);  /* float t2 2..16 x t3 4 */
 }
 
 /* The candidate axes come from the list: V3's compiled t2 and t3, ascending. */
