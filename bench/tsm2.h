@@ -94,6 +94,13 @@ TSM2_HD long tsm2_chase_line(uint64_t h, long lines)
 #define TSM2_V6_ROWS 4
 #define TSM2_V6_STAGES 4
 #define TSM2_V6_WAVES 2
+/* ... but no more waves than leave each slice at least TSM2_V6_MIN_SLICE k steps (down to one
+ * wave): a slice's fixed costs (the ring's first chunks, its B tiles, its partial C) then stay a
+ * small part of it. On the H100 (float, ksplit sweep at every n <= 16 point, two runs each) one
+ * wave beat two at m = k = 10240 for every n (n = 16: 91.1 against 89.7 %; the 2-wave slices are
+ * 197 k long) and lost or tied from m = 15360 on (439 k and longer), where two waves balance the
+ * blocks' finish better. */
+#define TSM2_V6_MIN_SLICE 256
 #define TSM2_V6_MAXREG 128
 /* V6's k slices are whole runs of TSM2_V6_SLICE_UNIT k steps, not of t1-long B tiles as V4's and
  * V5's: its slices are few and long, and whole tiles (80 at k = 10240, t1 = 128) dealt to 52

@@ -195,7 +195,12 @@ int tsm2_ksplit_for(enum tsm2_kind kind, int ksplit, int sms, int blocks_per_sm,
 	if (kind != TSM2_V6)
 		return tsm2_ksplit_choose(ksplit, sms, blocks_per_sm, row_blocks, k, t1);
 	tiles = tsm2_k_tiles(k, TSM2_V6_SLICE_UNIT), cap = tiles < TSM2_KSPLIT_MAX ? tiles : TSM2_KSPLIT_MAX;
-	ks = ksplit > 0 ? ksplit : row_blocks > 0 ? (long)TSM2_V6_WAVES * sms * blocks_per_sm / row_blocks : 1;
+	ks = ksplit;
+	for (int w = TSM2_V6_WAVES; ks <= 0 && w >= 1; w--) { /* the most waves whose slices stay long */
+		const long c = row_blocks > 0 ? (long)w * sms * blocks_per_sm / row_blocks : 1;
+		if (w == 1 || (c >= 1 && k / c >= TSM2_V6_MIN_SLICE))
+			ks = c;
+	}
 	ks = ks < 1 ? 1 : ks;
 	return (int)(ks < cap ? ks : cap);
 }

@@ -59,8 +59,9 @@ double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t
 #define TSM2_KSPLIT_MAX 1024
 #define TSM2_KSPLIT_WAVES 4
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);
-/* The slices a kind runs: V6 at ksplit = 0 takes floor(TSM2_V6_WAVES x sms x blocks_per_sm /
- * row_blocks), at least 1, clamped to its TSM2_V6_SLICE_UNIT runs of k and TSM2_KSPLIT_MAX (its
+/* The slices a kind runs: V6 at ksplit = 0 takes floor(w x sms x blocks_per_sm / row_blocks) for
+ * the most waves w <= TSM2_V6_WAVES whose slices are at least TSM2_V6_MIN_SLICE k long (else one
+ * wave), at least 1, clamped to its TSM2_V6_SLICE_UNIT runs of k and TSM2_KSPLIT_MAX (its
  * blocks are few and long: a wave rounded up left a ragged last wave, and each slice adds its
  * partial C); every other kind tsm2_ksplit_choose. */
 int tsm2_ksplit_for(enum tsm2_kind kind, int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1);

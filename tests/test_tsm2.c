@@ -184,10 +184,12 @@ static void test_names_and_support(void **state)
 	assert_int_equal(tsm2_smem_bytes(TSM2_V6, 128, 16, 4, 4), 8192 + TSM2_V6_STAGES * 4 * 4 * 128 * 4);
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V6, 4, 128, 4, 4), 4 * 128 * 4 * 4 * 4 * (TSM2_V6_STAGES - 1), 0);
 	assert_int_equal(tsm2_blocks(10240, 128, tsm2_rows_per_thread(TSM2_V6, 1)), 20);
-	/* slices: 2 waves rounded down (132 SMs x 4 blocks x 2 / 20 row blocks = 52.8 -> 52), at
-	 * most the runs of TSM2_V6_SLICE_UNIT k (320 / 16 = 20), at least 1; a given count as for
-	 * V4 (clamped the same way); the other kinds unchanged */
-	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 20, 10240, 128), 52);
+	/* slices: 2 waves rounded down (132 SMs x 4 blocks x 2 / 60 row blocks = 17.6 -> 17, slices
+	 * of 1807 k), one wave where two would leave slices under TSM2_V6_MIN_SLICE (10240 / 52 =
+	 * 197: 26), at most the runs of TSM2_V6_SLICE_UNIT k (320 / 16 = 20), at least 1; a given
+	 * count as for V4 (clamped the same way); the other kinds unchanged */
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 60, 30720, 128), 17);
+	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 20, 10240, 128), 26);
 	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 0, 132, 4, 20, 320, 128), 20);
 	assert_int_equal(tsm2_ksplit_for(TSM2_V6, 99, 132, 4, 20, 320, 128), 20);
 	assert_int_equal(tsm2_slice_begin(1, 52, 10240, TSM2_V6_SLICE_UNIT), 192); /* 640 runs: 12 or 13 each */
