@@ -148,10 +148,13 @@ template <typename T, int T2, int T3> __device__ void tsm2_v6(TSM2_ARGS(T))
 
 	if (k0 >= k1)
 		return;
+	/* The path is the whole block's (its panels hold barriers, which every thread of a warp must
+	 * reach at the same instruction): the 16-byte copies only where all its rows are below m. */
+	const bool vec = __syncthreads_and(row0 + 3 < m) && lda % 4 == 0 && (size_t)A % 16 == 0;
 	for (int p = 0; p < n; p += T2) {
 		float acc[4][T2];
 		const float *a = A + (long)k0 * lda;
-		if (row0 + 3 < m && lda % 4 == 0 && (size_t)A % 16 == 0) /* the same for every slice */
+		if (vec)
 			v6_panel<T2, T3, true>(acc, m, k1 - k0, n, a, lda, B + k0, ldb, sB, sA, row0, p);
 		else
 			v6_panel<T2, T3, false>(acc, m, k1 - k0, n, a, lda, B + k0, ldb, sB, sA, row0, p);
