@@ -274,30 +274,41 @@ BANK_EXPERIMENT(regbank_map, regbank_map_params, regbank_map_cols);
 
 static const struct gp_param regbank_reuse_params[] = {
 	{ "slot", GP_PARAM_NAME, 0, 0, "a b c", "a b c", "operand slot whose register cycles" },
+	{ "layout", GP_PARAM_NAME, 0, 0, "one mixed", "one mixed",
+	  "one: every register of one residue mod 8; mixed: the cycling register j of residue j mod 8, "
+	  "the fixed two of residues 0 and 1" },
 	{ "distinct", GP_PARAM_INT, 1, 8, NULL, "1 2 3 4", "distinct registers cycling through the slot" },
 	{ "reuse", GP_PARAM_INT, 0, 1, NULL, "0 1", "reuse flag on the cycling slot" },
 	BANK_STREAM_PARAMS,
 };
 
 static const char *const regbank_reuse_cols[] = {
-	"slot", "distinct", "reuse", "warps", "regs", "stream_len", "cycles_per_insn", "cycles_per_insn_min",
+	"slot", "layout", "distinct", "reuse", "warps", "regs", "stream_len", "cycles_per_insn", "cycles_per_insn_min",
 	"cycles_per_insn_max", "clock_MHz", "reps", "status",
 };
 
 /* Instruction i: the slot under test reads X[i % distinct] (reuse flag as asked), the other two
- * slots read F1, F2 of the same residue mod 8 without reuse, so a miss in the cache is a
- * three-way same-bank read and a hit a two-way one. */
+ * slots read F1, F2 without reuse.
+ *  one:   F1, F2 and every X of one residue mod 8: a miss in the cache is a three-way same-bank
+ *         read and a hit a two-way one; N = how many registers of one bank a slot keeps.
+ *  mixed: X[j] of residue j mod 8, F1 of residue 0, F2 of residue 1: wherever the banks are the
+ *         register number modulo a power of two (regbank_map), F1 and F2 sit in two banks and X[j]
+ *         shares one of them, so a miss is a two-way read and a hit none; N registers of
+ *         consecutive residues still hitting = how many the slot keeps across banks (one per bank
+ *         if the cache is organised by bank, as a compiler that sets reuse on a slot's register
+ *         while the next instruction reads another of the other bank assumes). */
 static int reuse_pattern(struct gp_meas *m, const uint8_t free_[256])
 {
 	struct bank *b = m->ctx;
 	const int slot = gp_meas_param_str(m, "slot")[0] - 'a', distinct = (int)gp_meas_param(m, "distinct");
+	const int mixed = !strcmp(gp_meas_param_str(m, "layout"), "mixed");
 	uint8_t taken[256] = { 0 };
-	const int f1 = sp_pick_reg(free_, taken, 0, 8), f2 = sp_pick_reg(free_, taken, 0, 8);
+	const int f1 = sp_pick_reg(free_, taken, 0, 8), f2 = sp_pick_reg(free_, taken, mixed ? 1 : 0, 8);
 	char regs[160];
 	int len = snprintf(regs, sizeof regs, "F=R%d,R%d X=", f1, f2), ok = f1 >= 0 && f2 >= 0;
 
 	for (int j = 0; j < distinct && ok; j++) {
-		const int x = sp_pick_reg(free_, taken, 0, 8);
+		const int x = sp_pick_reg(free_, taken, mixed ? (unsigned)j % 8 : 0, 8);
 		ok = x >= 0;
 		for (int s = 0, other = 0; s < 3 && ok; s++)
 			b->src[j][s] = s == slot ? x : other++ ? f2 : f1;
@@ -306,7 +317,7 @@ static int reuse_pattern(struct gp_meas *m, const uint8_t free_[256])
 	}
 	gp_meas_str(m, "regs", regs);
 	b->n = (size_t)distinct;
-	return ok ? 0 : (gp_meas_na(m, "not enough free registers of one residue mod 8 below REGCOUNT"), -1);
+	return ok ? 0 : (gp_meas_na(m, "not enough free registers of the residues mod 8 asked for below REGCOUNT"), -1);
 }
 
 static int regbank_reuse_setup(struct gp_meas *m)

@@ -81,6 +81,6 @@ int sp_min_safe_stall(const struct gp_table *t);
 int sp_bank_count(const struct gp_table *t, double *penalty);
 /* Reuse-cache entries for one slot: the largest `distinct` whose reuse=1 cost is nearer the
  * hit level (distinct=1, reuse=1) than the miss level (reuse=0). -1 if not measurable. */
-int sp_reuse_entries(const struct gp_table *t, const char *slot);
+int sp_reuse_entries(const struct gp_table *t, const char *slot, const char *layout);
 
 #endif

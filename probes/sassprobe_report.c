@@ -107,14 +107,22 @@ int sp_bank_count(const struct gp_table *t, double *penalty)
 	return 0;
 }
 
-int sp_reuse_entries(const struct gp_table *t, const char *slot)
+/* A regbank_reuse row's layout: a table from before the parameter has rows of layout "one". */
+static int layout_is(const struct gp_table *t, size_t r, const char *layout)
+{
+	const char *s = gp_table_get(t, r, "layout");
+	return !strcmp(s && *s ? s : "one", layout);
+}
+
+int sp_reuse_entries(const struct gp_table *t, const char *slot, const char *layout)
 {
 	double hit = NAN, miss = NAN, at_n[65];
 	int have[65] = { 0 }, best = -1;
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		double d, reuse, c;
-		if (!gp_table_row_ok(t, r) || !cell_is(t, r, "slot", slot) || gp_table_get_double(t, r, "distinct", &d) ||
+		if (!gp_table_row_ok(t, r) || !cell_is(t, r, "slot", slot) || !layout_is(t, r, layout) ||
+		    gp_table_get_double(t, r, "distinct", &d) ||
 		    gp_table_get_double(t, r, "reuse", &reuse) || gp_table_get_double(t, r, "cycles_per_insn", &c) ||
 		    d < 1 || d > 64)
 			continue;
@@ -353,46 +361,68 @@ static const char *const reuse_slots[] = { "a", "b", "c" };
 
 static void regbank_reuse_derive(struct gp_profile *prof, const struct gp_table *t)
 {
-	for (size_t s = 0; s < GP_ARRAY_SIZE(reuse_slots); s++) {
-		const int n = sp_reuse_entries(t, reuse_slots[s]);
-		char key[64];
-		if (n < 1)
-			continue;
-		snprintf(key, sizeof key, "reuse_cache_entries_slot_%s", reuse_slots[s]);
-		gp_profile_add(prof, key, n, "values",
-			       "most distinct registers cycling through one slot with reuse set that still avoid the bank conflict",
-			       "regbank_reuse");
-	}
+	static const struct {
+		const char *layout, *infix, *what;
+	} kinds[] = {
+		{ "one", "", "most distinct registers of one residue mod 8 cycling through one slot with reuse set that "
+			     "still avoid the bank conflict" },
+		{ "mixed", "mixed_", "most registers of consecutive residues mod 8 (0, 1, ...) cycling through one slot "
+				     "with reuse set that still avoid the bank conflict" },
+	};
+
+	for (size_t s = 0; s < GP_ARRAY_SIZE(reuse_slots); s++)
+		for (size_t k = 0; k < GP_ARRAY_SIZE(kinds); k++) {
+			const int n = sp_reuse_entries(t, reuse_slots[s], kinds[k].layout);
+			char key[64];
+			if (n < 1)
+				continue;
+			snprintf(key, sizeof key, "reuse_cache_entries_%sslot_%s", kinds[k].infix, reuse_slots[s]);
+			gp_profile_add(prof, key, n, "values", kinds[k].what, "regbank_reuse");
+		}
 }
 
 static void regbank_reuse_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
-	fprintf(md, "Operand reuse cache (no Kepler counterpart): one slot cycles through N registers of one residue "
-		    "mod 8, the other two read fixed registers of that residue without reuse; cycles per instruction "
-		    "per SMSP with the reuse flag off / on. Entries per slot = the largest N that still avoids the "
-		    "conflict.\n\n");
-	gp_md_header(md, "slot", "N", "reuse off", "reuse on");
+	static const char *const layouts[] = { "one", "mixed" };
+
+	fprintf(md, "Operand reuse cache (no Kepler counterpart): one slot cycles through N registers, the other two "
+		    "read fixed registers without reuse; cycles per instruction per SMSP with the reuse flag off / on. "
+		    "Layout `one`: every register of one residue mod 8 (a miss is a three-way same-bank read); `mixed`: "
+		    "the cycling registers of residues 0, 1, ... mod 8 and the fixed two of residues 0 and 1 (a miss is "
+		    "a two-way read). Entries per slot = the largest N that still avoids the conflict: with `one` how "
+		    "many registers of one bank a slot keeps, with `mixed` how many of consecutive residues.\n\n");
+	gp_md_header(md, "slot", "layout", "N", "reuse off", "reuse on");
 	for (size_t s = 0; s < GP_ARRAY_SIZE(reuse_slots); s++)
-		for (int n = 1; n <= 8; n++) {
-			char nv[4];
-			long off, on;
-			snprintf(nv, sizeof nv, "%d", n);
-			off = gp_table_find(t, 0, "slot", reuse_slots[s], "distinct", nv, "reuse", "0", NULL);
-			on = gp_table_find(t, 0, "slot", reuse_slots[s], "distinct", nv, "reuse", "1", NULL);
-			if (off < 0 && on < 0)
-				continue;
-			gp_md_str(md, reuse_slots[s]);
-			gp_md_num(md, n);
-			gp_md_cell(md, off >= 0 ? gp_table_get(t, (size_t)off, "cycles_per_insn") : NULL);
-			gp_md_cell(md, on >= 0 ? gp_table_get(t, (size_t)on, "cycles_per_insn") : NULL);
-			gp_md_end(md);
-		}
+		for (size_t l = 0; l < GP_ARRAY_SIZE(layouts); l++)
+			for (int n = 1; n <= 8; n++) {
+				long off = -1, on = -1;
+				for (size_t r = 0; r < t->nrows; r++) {
+					double d, reuse;
+					if (!cell_is(t, r, "slot", reuse_slots[s]) || !layout_is(t, r, layouts[l]) ||
+					    gp_table_get_double(t, r, "distinct", &d) || d != n ||
+					    gp_table_get_double(t, r, "reuse", &reuse))
+						continue;
+					if (reuse)
+						on = (long)r;
+					else
+						off = (long)r;
+				}
+				if (off < 0 && on < 0)
+					continue;
+				gp_md_str(md, reuse_slots[s]);
+				gp_md_str(md, layouts[l]);
+				gp_md_num(md, n);
+				gp_md_cell(md, off >= 0 ? gp_table_get(t, (size_t)off, "cycles_per_insn") : NULL);
+				gp_md_cell(md, on >= 0 ? gp_table_get(t, (size_t)on, "cycles_per_insn") : NULL);
+				gp_md_end(md);
+			}
 	fputc('\n', md);
-	gp_md_header(md, "slot", "entries (here)");
+	gp_md_header(md, "slot", "entries, one residue", "entries, mixed residues");
 	for (size_t s = 0; s < GP_ARRAY_SIZE(reuse_slots); s++) {
-		const int n = sp_reuse_entries(t, reuse_slots[s]);
+		const int n = sp_reuse_entries(t, reuse_slots[s], "one"), nm = sp_reuse_entries(t, reuse_slots[s], "mixed");
 		gp_md_str(md, reuse_slots[s]);
 		gp_md_num(md, n > 0 ? n : NAN);
+		gp_md_num(md, nm > 0 ? nm : NAN);
 		gp_md_end(md);
 	}
 	fputc('\n', md);

@@ -120,10 +120,29 @@ static void test_regbank_ffma_too_many_warps(void **state)
 /* The template has six free registers of one residue mod 8 beside the fixed pair, not eight. */
 static void test_regbank_reuse_beyond_template(void **state)
 {
-	static const char *const set[] = { "slot", "a", "distinct", "2 8", "reuse", "0", "warps", "4" };
+	static const char *const set[] = { "slot", "a", "layout", "one", "distinct", "2 8", "reuse", "0", "warps", "4" };
 
 	NEED_GPU();
-	assert_ok_then_na("regbank_reuse", set, 8, "8 distinct registers");
+	assert_ok_then_na("regbank_reuse", set, 10, "8 distinct registers");
+}
+
+/* The mixed layout shows a miss at all: its fixed registers of residues 0 and 1 sit in two banks
+ * wherever regbank_map finds banks by register number, so the cycling register, read without
+ * reuse, costs a two-way read that one register kept by the cache does not. */
+static void test_regbank_reuse_mixed_miss(void **state)
+{
+	static const char *const set[] = { "slot", "b", "layout", "mixed", "distinct", "1", "reuse", "0 1", "warps", "4" };
+	struct gp_table *t;
+	double miss, hit;
+
+	NEED_GPU();
+	t = measure_ok("regbank_reuse", set, 10, 2, NULL, 0);
+	miss = cell(t, 0, "cycles_per_insn");
+	hit = cell(t, 1, "cycles_per_insn");
+	print_message("mixed layout, one register: %.3f cycles per FFMA without reuse, %.3f with\n", miss, hit);
+	assert_true(hit >= 0.98 && hit < 1.3);
+	assert_true(miss > hit + 0.5);
+	gp_table_free(t);
 }
 
 int main(void)
@@ -134,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_regbank_map_one_warp),
 		cmocka_unit_test(test_regbank_ffma_too_many_warps),
 		cmocka_unit_test(test_regbank_reuse_beyond_template),
+		cmocka_unit_test(test_regbank_reuse_mixed_miss),
 	};
 
 	return cmocka_run_group_tests_name("gpu_sass", tests, gpu_setup, gpu_teardown);

@@ -425,9 +425,19 @@ static void test_reuse_entries(void **state)
 		  "a,1,0,3.0,ok\na,1,1,2.0,ok\na,2,1,2.05,ok\na,3,1,2.9,ok\na,4,1,3.0,ok\n"
 		  "b,1,0,3.0,ok\nb,1,1,2.0,ok\nb,2,1,3.0,ok\nb,3,1,2.0,ok\n"
 		  "c,1,0,2.0,ok\nc,1,1,2.0,ok\nc,2,1,2.0,ok\n");
-	assert_int_equal(sp_reuse_entries(t, "a"), 2);
-	assert_int_equal(sp_reuse_entries(t, "b"), 1);
-	assert_int_equal(sp_reuse_entries(t, "c"), -1);
+	assert_int_equal(sp_reuse_entries(t, "a", "one"), 2);
+	assert_int_equal(sp_reuse_entries(t, "b", "one"), 1);
+	assert_int_equal(sp_reuse_entries(t, "c", "one"), -1);
+	assert_int_equal(sp_reuse_entries(t, "a", "mixed"), -1); /* a table from before layouts: all "one" */
+	gp_table_free(t);
+	/* Both layouts in one table: of one residue slot a keeps 1, of consecutive residues 2 (a cache
+	 * by bank); each layout has its own hit and miss levels (mixed: miss 2, hit 1). */
+	t = parse("slot,layout,distinct,reuse,cycles_per_insn,status\n"
+		  "a,one,1,0,3.0,ok\na,one,1,1,2.0,ok\na,one,2,1,3.0,ok\n"
+		  "a,mixed,1,0,2.0,ok\na,mixed,1,1,1.0,ok\na,mixed,2,1,1.02,ok\na,mixed,3,1,1.67,ok\n"
+		  "a,mixed,4,1,2.0,ok\n");
+	assert_int_equal(sp_reuse_entries(t, "a", "one"), 1);
+	assert_int_equal(sp_reuse_entries(t, "a", "mixed"), 2);
 	gp_table_free(t);
 }
 

@@ -128,8 +128,8 @@ static int kern_open(struct kern *k, struct gp_cubin *c, const char *kernel, int
 	const unsigned char *text;
 
 	memset(k, 0, sizeof *k);
-	if (banks < 1)
-		return gp_cubin_fail(c, "register bank count %d: must be at least 1", banks);
+	if (banks < 1 || banks > 64)
+		return gp_cubin_fail(c, "register bank count %d: must be 1 to 64", banks);
 	if (c->sm < 70)
 		return gp_cubin_fail(c, "sm_%d: not a 128-bit Volta-family instruction set", c->sm);
 	if (!(k->k = gp_cubin_kernel(c, kernel)))
@@ -160,24 +160,62 @@ static int kern_open(struct kern *k, struct gp_cubin *c, const char *kernel, int
 	return 0;
 }
 
-/* Source slot s (0 Ra, 1 Rb, 2 Rc) of FFMA i is served by the reuse cache. */
-static int served(const struct kern *k, size_t i, int s)
+/* The reuse cache as regbank_reuse measures it: per operand slot, one register per bank (layout
+ * `one`: a slot keeps one register of a bank; `mixed`: one of each bank at once). Walked in
+ * program order with registers renamed by perm; served[i] gets FFMA i's slots served (bit s). An
+ * entry is filled by a read with the slot's reuse bit; a read of that slot and bank without the
+ * bit, a write of the register, any instruction but an FFMA and any branch target empty entries
+ * (conservative: a hit is counted only where the cache surely holds the value). */
+struct rcache {
+	uint8_t valid[3][64];
+	unsigned reg[3][64];
+};
+
+static unsigned reuse_bits(const struct kern *k, size_t i, const uint8_t *perm);
+
+/* rule: as if the reuse rule's bits (gp_ffma_improve's, under perm) were set too. */
+static void serve_all(const struct kern *k, const uint8_t *perm, uint8_t *served, int rule)
 {
 	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	struct gp_insn p;
+	struct rcache rc;
 
-	if (i == 0 || k->target[i] || !is_ffma(k->w[i - 1]))
-		return 0;
-	p = k->w[i - 1];
-	return (gp_insn_get(p, GP_F_REUSE) >> s & 1) && gp_insn_get(p, slot[s]) == gp_insn_get(k->w[i], slot[s]) &&
-	       gp_insn_get(p, GP_F_RD) != gp_insn_get(p, slot[s]);
+	memset(&rc, 0, sizeof rc);
+	for (size_t i = 0; i < k->n; i++) {
+		const struct gp_insn w = k->w[i];
+		unsigned reuse, d;
+
+		served[i] = 0;
+		if (k->target[i] || !is_ffma(w)) {
+			memset(&rc, 0, sizeof rc);
+			continue;
+		}
+		reuse = gp_insn_get(w, GP_F_REUSE) | (rule ? reuse_bits(k, i, perm) : 0);
+		for (int s = 0; s < 3; s++) {
+			const unsigned v = gp_insn_get(w, slot[s]), b = perm[v] % (unsigned)k->banks;
+			int hit;
+
+			if (v == GP_REG_RZ)
+				continue;
+			hit = rc.valid[s][b] && rc.reg[s][b] == v;
+			served[i] |= (uint8_t)(hit << s);
+			rc.valid[s][b] = reuse >> s & 1;
+			rc.reg[s][b] = v;
+		}
+		d = gp_insn_get(w, GP_F_RD);
+		for (int s = 0; s < 3; s++)
+			for (int b = 0; b < k->banks; b++)
+				if (rc.valid[s][b] && rc.reg[s][b] == d)
+					rc.valid[s][b] = 0;
+	}
 }
 
-/* Bank conflicts of FFMA i with registers renamed by perm; *reads, *hits: its reads and cache hits. */
-static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, int *reads, int *hits)
+/* Bank conflicts of FFMA i with registers renamed by perm, its slots `served` from the cache;
+ * *reads, *hits: its reads and cache hits. */
+static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, uint8_t served, int *reads,
+			  int *hits)
 {
 	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	unsigned r[3], nr = 0, per_bank[256] = { 0 }, conf = 0;
+	unsigned r[3], nr = 0, per_bank[64] = { 0 }, conf = 0;
 
 	for (int s = 0; s < 3; s++) {
 		unsigned v = gp_insn_get(k->w[i], slot[s]);
@@ -186,7 +224,7 @@ static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, i
 		if (v == GP_REG_RZ)
 			continue;
 		++*reads;
-		if (served(k, i, s)) {
+		if (served >> s & 1) {
 			++*hits;
 			continue;
 		}
@@ -201,12 +239,14 @@ static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, i
 	return (int)conf;
 }
 
-static void stats_of(const struct kern *k, const uint8_t *perm, struct gp_ffma_stats *s)
+/* Statistics under perm; served: scratch of k->n + 1 bytes. */
+static void stats_of(const struct kern *k, const uint8_t *perm, uint8_t *served, struct gp_ffma_stats *s)
 {
 	int reads = 0, hits = 0;
 
 	memset(s, 0, sizeof *s);
 	s->insn = k->n;
+	serve_all(k, perm, served, 0);
 	for (size_t i = 0; i < k->n; i++) {
 		const int in_loop = i >= k->loop_lo && i <= k->loop_hi;
 
@@ -216,7 +256,7 @@ static void stats_of(const struct kern *k, const uint8_t *perm, struct gp_ffma_s
 		s->ffma++;
 		s->loop_ffma += in_loop;
 		s->reuse_ffma += gp_insn_get(k->w[i], GP_F_REUSE) != 0;
-		s->conflicts += (size_t)ffma_conflicts(k, i, perm, &reads, &hits);
+		s->conflicts += (size_t)ffma_conflicts(k, i, perm, served[i], &reads, &hits);
 	}
 	s->reads = (size_t)reads, s->served = (size_t)hits;
 }
@@ -232,10 +272,17 @@ int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_f
 	struct kern k;
 	uint8_t perm[256];
 
+	uint8_t *served;
+
 	if (kern_open(&k, c, kernel, banks) < 0)
 		return -1;
+	if (!(served = malloc(k.n + 1))) {
+		kern_close(&k);
+		return gp_cubin_fail(c, "out of memory");
+	}
 	identity(perm);
-	stats_of(&k, perm, s);
+	stats_of(&k, perm, served, s);
+	free(served);
 	kern_close(&k);
 	return 0;
 }
@@ -257,30 +304,43 @@ double gp_ffma_loop_share(const struct gp_ffma_stats *s)
 
 /* ---------------------------------------------------------------- reuse flags */
 
-/* Reuse bits FFMA i may carry for FFMA i + 1 (header comment's conditions). */
-static unsigned reuse_bits(const struct kern *k, size_t i)
+/* Reuse bits FFMA i may carry (header comment's conditions), registers renamed by perm: slot s
+ * where the next FFMA to read slot s from the same bank, before any other instruction or branch
+ * target, reads the same register, unpredicated like i, and no FFMA from i on writes it first. */
+static unsigned reuse_bits(const struct kern *k, size_t i, const uint8_t *perm)
 {
 	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	struct gp_insn a = k->w[i], b;
+	const struct gp_insn a = k->w[i];
 	unsigned bits = 0;
 
-	if (i + 1 >= k->n || k->target[i + 1] || !is_ffma(a) || !is_ffma(k->w[i + 1]) || !unpredicated(a) ||
-	    !unpredicated(k->w[i + 1]))
+	if (!is_ffma(a) || !unpredicated(a))
 		return 0;
-	b = k->w[i + 1];
 	for (int s = 0; s < 3; s++) {
-		uint32_t r = gp_insn_get(a, slot[s]);
+		const uint32_t r = gp_insn_get(a, slot[s]);
+		const unsigned b = perm[r] % (unsigned)k->banks;
 
-		if (r != GP_REG_RZ && r == gp_insn_get(b, slot[s]) && r != gp_insn_get(a, GP_F_RD))
-			bits |= 1u << s;
+		if (r == GP_REG_RZ)
+			continue;
+		for (size_t j = i + 1; j < k->n; j++) {
+			const struct gp_insn w = k->w[j];
+			const uint32_t v = gp_insn_get(w, slot[s]);
+
+			if (gp_insn_get(k->w[j - 1], GP_F_RD) == r || k->target[j] || !is_ffma(w))
+				break;
+			if (v == GP_REG_RZ || perm[v] % (unsigned)k->banks != b)
+				continue;
+			if (v == r && unpredicated(w))
+				bits |= 1u << s;
+			break;
+		}
 	}
 	return bits;
 }
 
-static int set_reuse(struct kern *k, size_t *added)
+static int set_reuse(struct kern *k, const uint8_t *perm, size_t *added)
 {
 	for (size_t i = 0; i < k->n; i++) {
-		const unsigned old = gp_insn_get(k->w[i], GP_F_REUSE), add = reuse_bits(k, i) & ~old;
+		const unsigned old = gp_insn_get(k->w[i], GP_F_REUSE), add = reuse_bits(k, i, perm) & ~old;
 
 		if (!add)
 			continue;
@@ -299,8 +359,8 @@ struct rename {
 	uint8_t perm[256];
 	size_t *use[256];       /* FFMAs reading or writing each register */
 	size_t nuse[256];
-	uint32_t *stamp;
-	uint32_t now;
+	uint8_t *served;        /* scratch of serve_all */
+	int rule;               /* the reuse rule runs after the renaming: count its hits */
 };
 
 /* One register's state from two of its occurrences: a zero pair's register may also be a scalar
@@ -364,26 +424,21 @@ static int index_uses(const struct kern *k, struct rename *rn)
 			if (!(rn->use[r] = malloc((rn->nuse[r] + 1) * sizeof *rn->use[r])))
 				return -1;
 	}
-	return (rn->stamp = calloc(k->n + 1, sizeof *rn->stamp)) ? 0 : -1;
+	return (rn->served = calloc(k->n + 1, 1)) ? 0 : -1;
 }
 
-/* Conflicts of the FFMAs touching registers a, b, c, d (RZ: none) under rn->perm. */
-static long local_cost(const struct kern *k, struct rename *rn, const unsigned *regs, int nregs)
+/* The kernel's FFMA conflicts under rn->perm. Whole, not around the moved registers: a register's
+ * bank decides which cache entry it takes, so a move changes hits of other registers too. */
+static long cost(const struct kern *k, struct rename *rn)
 {
-	long cost = 0;
+	long c = 0;
 	int reads = 0, hits = 0;
 
-	rn->now++;
-	for (int j = 0; j < nregs; j++)
-		for (size_t u = 0; u < rn->nuse[regs[j]]; u++) {
-			const size_t i = rn->use[regs[j]][u];
-
-			if (rn->stamp[i] == rn->now)
-				continue;
-			rn->stamp[i] = rn->now;
-			cost += ffma_conflicts(k, i, rn->perm, &reads, &hits);
-		}
-	return cost;
+	serve_all(k, rn->perm, rn->served, rn->rule);
+	for (size_t i = 0; i < k->n; i++)
+		if (is_ffma(k->w[i]))
+			c += ffma_conflicts(k, i, rn->perm, rn->served[i], &reads, &hits);
+	return c;
 }
 
 static void swap_images(struct rename *rn, const unsigned *regs, int nregs)
@@ -400,10 +455,10 @@ static void swap_images(struct rename *rn, const unsigned *regs, int nregs)
  * conflicts. Returns 1 if kept. */
 static int try_move(const struct kern *k, struct rename *rn, const unsigned *regs, int nregs)
 {
-	const long before = local_cost(k, rn, regs, nregs);
+	const long before = cost(k, rn);
 
 	swap_images(rn, regs, nregs);
-	if (local_cost(k, rn, regs, nregs) < before)
+	if (cost(k, rn) < before)
 		return 1;
 	swap_images(rn, regs, nregs);
 	return 0;
@@ -468,15 +523,16 @@ static void rename_free(struct rename *rn)
 {
 	for (int r = 0; r < 256; r++)
 		free(rn->use[r]);
-	free(rn->stamp);
+	free(rn->served);
 }
 
-static int rename_regs(struct kern *k, size_t *movable, size_t *moved)
+static int rename_regs(struct kern *k, int rule, size_t *movable, size_t *moved)
 {
 	struct rename rn;
 	int rc = 0;
 
 	memset(&rn, 0, sizeof rn);
+	rn.rule = rule;
 	identity(rn.perm);
 	classify(k, &rn);
 	if (index_uses(k, &rn) < 0) {
@@ -510,10 +566,17 @@ int gp_ffma_improve(struct gp_cubin *c, const char *kernel, const struct gp_ffma
 		return gp_cubin_fail(c, "out of memory");
 	}
 	memcpy(saved, text, bytes);
-	rc = o->reuse ? set_reuse(&k, &added) : 0;
-	if (rc == 0 && o->rename)
-		rc = rename_regs(&k, &movable, &moved);
+	/* Renaming first, counting the hits the reuse rule will add under each candidate; then the
+	 * rule on the renamed kernel (its registers' banks are the final ones). */
+	rc = o->rename ? rename_regs(&k, o->reuse, &movable, &moved) : 0;
 	kern_close(&k);
+	if (rc == 0 && o->reuse) {
+		uint8_t id[256];
+
+		identity(id);
+		rc = kern_open(&k, c, kernel, o->banks) < 0 ? -1 : set_reuse(&k, id, &added);
+		kern_close(&k);
+	}
 	if (rc == 0)
 		rc = gp_ffma_stats(c, kernel, o->banks, after);
 	if (rc < 0)

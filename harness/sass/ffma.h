@@ -1,22 +1,30 @@
 /* ffma.h — an FFMA kernel's register-bank statistics, and its cubin improved in place for them.
  *
  * The model is the suite's measurements, passed in, never a GPU fact typed here: `banks` register
- * banks (regbank_map: a register's bank is its number mod banks), one reuse-cache entry per operand
- * slot (regbank_reuse: a source is served from the cache when the instruction before it held the
- * same register in the same slot with that slot's reuse bit set). An FFMA's conflicts are, over
- * the banks, (distinct sources read from that bank) - 1, summed: 0 when its register reads all go
- * to different banks, 2 for three reads of one bank (regbank_ffma: 1 and 2 extra issue cycles).
+ * banks (regbank_map: a register's bank is its number mod banks) and a reuse cache of one entry
+ * per operand slot and bank (regbank_reuse: of one residue a slot keeps one register, of
+ * consecutive residues one per bank). A source is served from the cache when the last FFMA to
+ * read that slot from that bank read the same register with the slot's reuse bit set, with only
+ * FFMAs since, none of them writing it and no branch target between (ffma.c: serve_all, which
+ * counts a hit only where the cache surely holds the value). An FFMA's conflicts are, over the
+ * banks, (distinct unserved sources read from that bank) - 1, summed: 0 when its register reads
+ * all go to different banks, 2 for three reads of one bank (regbank_ffma: 1 and 2 extra issue
+ * cycles).
  *
  * The patch (gp_ffma_improve) never moves or adds an instruction:
- *  reuse   sets the reuse bit of slot s on FFMA i when FFMA i + 1 reads the same register in slot
- *          s, both are unpredicated FFMA R, R, R, R, i does not write that register, and i + 1 is
- *          no branch target;
  *  rename  applies one permutation of registers to the whole kernel, chosen by local search to
- *          minimise the FFMA conflicts. Only registers whose every occurrence is a 32-bit operand
+ *          minimise the FFMA conflicts, counted with the reuse bits the rule below will add (a
+ *          register's bank decides its cache entry, so every candidate is costed whole). Only
+ *          registers whose every occurrence is a 32-bit operand
  *          of a form whose operands are known (ffma.c's table) move; any register in a vector
  *          operand (LDS/STS/LDG/STG .64/.128), a 64-bit address, an operand of any other
  *          instruction, R1 (the ABI's stack pointer) or at/above REGCOUNT stays. A CS2R Rd, SRZ
- *          pair (two zeros) may swap its two registers, since both hold the same value.
+ *          pair (two zeros) may swap its two registers, since both hold the same value;
+ *  reuse   then sets the reuse bit of slot s on FFMA i when the next FFMA to read slot s from the
+ *          same bank reads the same register, with only FFMAs between, both unpredicated FFMA R,
+ *          R, R, R, none from i on writing that register and no branch target between. Bits are
+ *          only added (tests/test_sass_ffma.c: on sgemm_29 with its bits cleared the rule sets
+ *          only bits ptxas had set).
  * Both are checked afterwards by decoding the patched kernel again (gp_ffma_stats). */
 #ifndef GP_SASS_FFMA_H
 #define GP_SASS_FFMA_H
