@@ -23,7 +23,29 @@
  *  STAGES >= 2: cp.async pipeline of STAGES buffers, wait_group(STAGES - 2), one barrier per tile
  * The 1-D grid is swizzled in groups of 8 tile rows for L2 reuse. Dynamic shared memory.
  * Needs m % BM, n % BN, k % BK == 0 and lda, ldc multiples of 4. */
-template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false> struct gemm_warp {
+/* SADDR: fragment reads and tile stores through ld/st.shared with 32-bit shared-window byte
+ * offsets computed once before the loop. With generic pointers, ptxas (at the register cap)
+ * rebuilds the shared window's base (S2UR SR_CgaCtaId, ULEA) and the tile addresses at the top of
+ * every tile, where Nsight Compute finds issue slots lost (README, "The SASS layer's FFMA
+ * kernel"). */
+__device__ __forceinline__ float4 lds4(unsigned a)
+{
+	float4 v;
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
+	return v;
+}
+__device__ __forceinline__ void sts4(unsigned a, float4 v)
+{
+	asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+		     : "memory");
+}
+__device__ __forceinline__ void sts1(unsigned a, float v)
+{
+	asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false, bool SADDR = false>
+struct gemm_warp {
 	static constexpr int WM = 8 * TM, WN = 4 * TN;                 /* warp tile */
 	static constexpr int NWM = BM / WM, NWN = BN / WN, NTH = NWM * NWN * 32;
 	static constexpr int BNP = BN + 4;
@@ -70,6 +92,10 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = fa
 				cp4(b + kk * BNP + col, Bb + kt + kk + (size_t)col * ldb);
 			}
 		};
+		/* SADDR: this thread's first A and B fragment words and the tile buffers, as shared-window
+		 * byte offsets. */
+		const unsigned s0 = (unsigned)__cvta_generic_to_shared(smem);
+		const unsigned fa0 = s0 + 4u * (wm0 + lm * 4), fb0 = s0 + 4u * (NBUF * BK * BM + wn0 + ln * 4);
 		auto compute = [&](int buf) {
 			const float *a = sA + buf * BK * BM, *b = sB + buf * BK * BNP;
 #pragma unroll
@@ -77,10 +103,12 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = fa
 				float4 fa[TM / 4], fb[TN / 4];
 #pragma unroll
 				for (int s = 0; s < TM / 4; s++)
-					fa[s] = *reinterpret_cast<const float4 *>(a + kk * BM + wm0 + s * 32 + lm * 4);
+					fa[s] = SADDR ? lds4(fa0 + 4u * (buf * BK * BM + kk * BM + s * 32))
+						      : *reinterpret_cast<const float4 *>(a + kk * BM + wm0 + s * 32 + lm * 4);
 #pragma unroll
 				for (int s = 0; s < TN / 4; s++)
-					fb[s] = *reinterpret_cast<const float4 *>(b + kk * BNP + wn0 + s * 16 + ln * 4);
+					fb[s] = SADDR ? lds4(fb0 + 4u * (buf * BK * BNP + kk * BNP + s * 16))
+						      : *reinterpret_cast<const float4 *>(b + kk * BNP + wn0 + s * 16 + ln * 4);
 #pragma unroll
 				for (int s = 0; s < TM / 4; s++) {
 					const float av[4] = { fa[s].x, fa[s].y, fa[s].z, fa[s].w };
@@ -111,14 +139,26 @@ template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = fa
 			};
 			auto sstore = [&](int buf) {
 				float *a = sA + buf * BK * BM, *b = sB + buf * BK * BNP;
+				const unsigned sa = s0 + 4u * buf * BK * BM, sb = s0 + 4u * (NBUF * BK * BM + buf * BK * BNP);
 #pragma unroll
 				for (int s = 0; s < A4; s++) {
 					const int e = tid + s * NTH, r4 = e % (BM / 4), kk = e / (BM / 4);
-					st4(a + kk * BM + r4 * 4, ra[s]);
+					if (SADDR)
+						sts4(sa + 4u * (kk * BM + r4 * 4), ra[s]);
+					else
+						st4(a + kk * BM + r4 * 4, ra[s]);
 				}
 #pragma unroll
 				for (int s = 0; s < B4; s++) {
 					const int e = tid + s * NTH, q = e % (BK / 4), col = e / (BK / 4);
+					if (SADDR) {
+						const unsigned p = sb + 4u * (q * 4 * BNP + col);
+						sts1(p, rb[s].x);
+						sts1(p + 4u * BNP, rb[s].y);
+						sts1(p + 8u * BNP, rb[s].z);
+						sts1(p + 12u * BNP, rb[s].w);
+						continue;
+					}
 					b[(q * 4 + 0) * BNP + col] = rb[s].x;
 					b[(q * 4 + 1) * BNP + col] = rb[s].y;
 					b[(q * 4 + 2) * BNP + col] = rb[s].z;
