@@ -142,7 +142,7 @@ static void model_cells(struct gp_meas *m)
 	const struct spec *s = &c->s;
 	const int tsm2l = s->kind == TSM2_L1 || s->kind == TSM2_L2;
 	const double rows = tsm2l ? fmin((double)s->m, (double)c->grid * s->t1)
-				  : (double)s->m * c->ks / tsm2_rows_per_thread(s->kind, s->tcf);
+				  : (double)s->m * c->ks / tsm2_rows_per_thread(s->kind, s->tcf, s->elem);
 	const double bytes = tsm2_bytes(s->m, s->k, s->n, s->elem);
 	double occ = NAN, um = NAN, uc = NAN, mt = NAN;
 	struct tsm2_hw hw;
@@ -174,7 +174,7 @@ static int prepare(struct gp_meas *m)
 	char name[64], why[200];
 	int rc, v = 0;
 
-	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, tsm2_rows_per_thread(s->kind, s->tcf));
+	c->grid = (unsigned)tsm2_blocks(s->m, s->t1, tsm2_rows_per_thread(s->kind, s->tcf, s->elem));
 	if ((rc = kernel_of(m->dev, s, &m->fn, name, sizeof name)))
 		return rc;
 	GP_CU(cuFuncGetAttribute(&c->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, m->fn));
@@ -347,8 +347,8 @@ static const struct gp_param tsm2r_params[] = {
 	{ "kdiv", GP_PARAM_INT, 1, 1024, NULL, "1", "k = m / kdiv (paper: 1 .. 8)" },
 	{ "n", GP_PARAM_INT, 1, 1024, NULL, "2 4 8 16", "columns of B and C" },
 	{ "kernel", GP_PARAM_NAME, 0, 0, "v0 v1 v2 v3 v4 v5 v6 cublas", "v0 v1 v2 v3 v4 v5 v6 cublas",
-	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread, v6 = V5 with 4 "
-	  "contiguous rows a thread, float) or cublas" },
+	  "ladder step (beyond the paper: v4 = V3 + split-k, v5 = V4 + LDS.128 B for 2 rows a thread, v6 = V5 with 16 "
+	  "bytes of contiguous rows a thread: 4 floats, 2 doubles) or cublas" },
 	{ "t1", GP_PARAM_INT, 32, 1024, NULL, "128", "threads per block = rows of the B tile" },
 	{ "t2", GP_PARAM_INT, 0, 32, NULL, "0", "C columns per thread (0: n, at most 32)" },
 	{ "t3", GP_PARAM_INT, 0, 32, NULL, "0",
@@ -395,10 +395,6 @@ static int tsm2r_setup(struct gp_meas *m)
 		return rc;
 	if (!tsm2_splits_k(s->kind) && gp_meas_param(m, "ksplit") > 1)
 		return gp_meas_skip(m); /* ksplit means nothing to it: one row, at ksplit 0 or 1 */
-	if (s->kind == TSM2_V6 && s->elem != 4) /* n/a by construction unless the suite names the precision */
-		return gp_point_given(m->pt, "precision")
-			       ? gp_meas_na(m, "v6 is float only (a column's four rows are one 16-byte copy)")
-			       : gp_meas_skip(m);
 	s->n = (int)gp_meas_param(m, "n");
 	s->k = s->m / (int)gp_meas_param(m, "kdiv");
 	s->ksplit = tsm2_splits_k(s->kind) ? (int)gp_meas_param(m, "ksplit") : 0;

@@ -108,7 +108,7 @@ int tsm2_kernel_name(enum tsm2_kind kind, int elem, int t2, int t3, char *out, s
 size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem)
 {
 	const size_t ring = kind == TSM2_V5   ? (size_t)TSM2_V5_STAGES * TSM2_V5_ROWS * t3 * t1 * elem
-			    : kind == TSM2_V6 ? (size_t)TSM2_V6_STAGES * TSM2_V6_ROWS * t3 * t1 * elem
+			    : kind == TSM2_V6 ? (size_t)TSM2_V6_STAGES * 16 * t3 * t1
 					      : 0;
 
 	return kind >= TSM2_V2 && kind <= TSM2_L2 ? (size_t)t1 * t2 * elem + ring : 0;
@@ -159,10 +159,10 @@ int tsm2_splits_k(enum tsm2_kind kind)
 	return kind == TSM2_V4 || kind == TSM2_V5 || kind == TSM2_V6;
 }
 
-int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf)
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf, int elem)
 {
 	return kind == TSM2_V5	 ? TSM2_V5_ROWS
-	       : kind == TSM2_V6 ? TSM2_V6_ROWS
+	       : kind == TSM2_V6 ? tsm2_v6_rows(elem)
 	       : kind == TSM2_L1 || kind == TSM2_L2 ? (tcf > 0 ? tcf : 1)
 						    : 1;
 }
@@ -171,7 +171,7 @@ double tsm2_inflight_bytes(enum tsm2_kind kind, int blocks_per_sm, int t1, int t
 {
 	const int chunks = kind == TSM2_V5 ? TSM2_V5_STAGES - 1 : kind == TSM2_V6 ? TSM2_V6_STAGES - 1 : 1;
 
-	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1) * t3 * elem * chunks;
+	return (double)blocks_per_sm * t1 * tsm2_rows_per_thread(kind, 1, elem) * t3 * elem * chunks;
 }
 
 int tsm2_ksplit_choose(int ksplit, int sms, int blocks_per_sm, int row_blocks, int k, int t1)

@@ -41,9 +41,9 @@ size_t tsm2_smem_bytes(enum tsm2_kind kind, int t1, int t2, int t3, int elem);
 
 /* Whether a kind splits k (V4, V5, V6). */
 int tsm2_splits_k(enum tsm2_kind kind);
-/* Rows a thread carries: TSM2_V5_ROWS for V5, TSM2_V6_ROWS for V6, 1 for the other TSM2R kinds (TSM2L: the thread-count
- * factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
-int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf);
+/* Rows a thread carries: TSM2_V5_ROWS for V5, tsm2_v6_rows(elem) for V6, 1 for the other TSM2R kinds (TSM2L: the
+ * thread-count factor tcf, the row tiles a thread walks). A launch has tsm2_blocks(m, t1, this) blocks. */
+int tsm2_rows_per_thread(enum tsm2_kind kind, int tcf, int elem);
 /* A bytes a SM keeps in flight with blocks_per_sm resident blocks of t1 threads: each thread's
  * prefetched chunk of t3 for each of its rows. What the t3 = 0 choice of V5 maximises (Little's
  * law: the HBM rate a SM can draw is what it has in flight over the latency). */

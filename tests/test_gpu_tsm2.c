@@ -234,12 +234,14 @@ static void test_tsm2r_v5(void **state)
 	v5_like("v3 v5", "3 16 17", "single double", "8");
 }
 
-/* V6 (float) likewise: m = 333 and 1001 leave a last thread with rows past m (its plain loads and
- * scalar atomics), m = 1001 a C whose columns are not 16-byte aligned (no vector reduction). */
+/* V6 likewise: m = 333 and 1001 leave a last thread with rows past m (its plain loads and scalar
+ * atomics), m = 1001 a C whose columns are not 16-byte aligned (no vector reduction); in double
+ * (two rows a thread, t3 2) every partial C goes out as scalar atomics. */
 static void test_tsm2r_v6(void **state)
 {
 	NEED_GPU();
 	v5_like("v3 v6", "3 16 17", "single", "4");
+	v5_like("v3 v6", "3 16 17", "double", "2");
 }
 
 /* What V5 exists for, in the SASS: B comes from shared memory only as LDS.128, each serving 4

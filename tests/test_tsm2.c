@@ -157,9 +157,9 @@ static void test_names_and_support(void **state)
 	assert_int_equal(tsm2_kernel_name(TSM2_V5, 8, 16, 8, name, sizeof name), 0);
 	assert_string_equal(name, "tsm2_v5_d_t2_16_t3_8");
 	assert_int_equal(tsm2_kernel_name(TSM2_V5, 8, 16, 16, name, sizeof name), -1);
-	assert_int_equal(tsm2_rows_per_thread(TSM2_V5, 1), TSM2_V5_ROWS);
-	assert_int_equal(tsm2_rows_per_thread(TSM2_V4, 1), 1);
-	assert_int_equal(tsm2_rows_per_thread(TSM2_L1, 8), 8);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V5, 1, 4), TSM2_V5_ROWS);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V4, 1, 8), 1);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_L1, 8, 4), 8);
 	assert_int_equal(tsm2_kernel_name(TSM2_V5, 4, 32, 16, name, sizeof name), -1); /* n <= 16 only */
 	assert_int_equal(tsm2_kernel_name(TSM2_V5, 4, 16, 4, name, sizeof name), -1);
 	assert_int_equal(tsm2_supports(TSM2_V5, 4, 100, 100, 16, 128, 16, 16, 1, why, sizeof why), 0);
@@ -170,20 +170,27 @@ static void test_names_and_support(void **state)
 	/* bytes in flight: V4 one chunk a thread, V5 TSM2_V5_STAGES - 1 a row (two rows) */
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V4, 4, 128, 16, 4), 4 * 128 * 16 * 4, 0);
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V5, 3, 128, 8, 4), 3 * 128 * TSM2_V5_ROWS * 8 * 4 * (TSM2_V5_STAGES - 1), 0);
-	/* V6: float only, four rows a thread, its own ring and slice rule */
+	/* V6: 16 bytes of rows a thread (four floats, two doubles), its own ring and slice rule */
 	assert_int_equal(tsm2_kind_parse("v6", &k), 0);
 	assert_int_equal(k, TSM2_V6);
 	assert_string_equal(tsm2_kind_name(TSM2_V6), "v6");
 	assert_true(tsm2_splits_k(TSM2_V6));
-	assert_int_equal(tsm2_rows_per_thread(TSM2_V6, 1), 4);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V6, 1, 4), 4);
+	assert_int_equal(tsm2_rows_per_thread(TSM2_V6, 1, 8), 2);
 	assert_int_equal(tsm2_kernel_name(TSM2_V6, 4, 16, 4, name, sizeof name), 0);
 	assert_string_equal(name, "tsm2_v6_f_t2_16_t3_4");
-	assert_int_equal(tsm2_kernel_name(TSM2_V6, 8, 16, 4, name, sizeof name), -1); /* no double */
+	assert_int_equal(tsm2_kernel_name(TSM2_V6, 8, 16, 2, name, sizeof name), 0);
+	assert_string_equal(name, "tsm2_v6_d_t2_16_t3_2");
+	assert_int_equal(tsm2_kernel_name(TSM2_V6, 8, 16, 4, name, sizeof name), -1); /* double: t3 2 only */
 	assert_int_equal(tsm2_supports(TSM2_V6, 4, 100, 100, 16, 128, 16, 4, 1, why, sizeof why), 0);
-	assert_int_equal(tsm2_supports(TSM2_V6, 8, 100, 100, 16, 128, 16, 4, 1, why, sizeof why), -1);
-	assert_int_equal(tsm2_smem_bytes(TSM2_V6, 128, 16, 4, 4), 8192 + TSM2_V6_STAGES * 4 * 4 * 128 * 4);
+	assert_int_equal(tsm2_supports(TSM2_V6, 8, 100, 100, 16, 128, 16, 2, 1, why, sizeof why), 0);
+	/* the B tile and the ring: TSM2_V6_STAGES chunks of t3 columns of 16 bytes a thread */
+	assert_int_equal(tsm2_smem_bytes(TSM2_V6, 128, 16, 4, 4), 8192 + TSM2_V6_STAGES * 16 * 4 * 128);
+	assert_int_equal(tsm2_smem_bytes(TSM2_V6, 128, 16, 2, 8), 16384 + TSM2_V6_STAGES * 16 * 2 * 128);
 	assert_float_equal(tsm2_inflight_bytes(TSM2_V6, 4, 128, 4, 4), 4 * 128 * 4 * 4 * 4 * (TSM2_V6_STAGES - 1), 0);
-	assert_int_equal(tsm2_blocks(10240, 128, tsm2_rows_per_thread(TSM2_V6, 1)), 20);
+	assert_float_equal(tsm2_inflight_bytes(TSM2_V6, 4, 128, 2, 8), 4 * 128 * 2 * 2 * 8 * (TSM2_V6_STAGES - 1), 0);
+	assert_int_equal(tsm2_blocks(10240, 128, tsm2_rows_per_thread(TSM2_V6, 1, 4)), 20);
+	assert_int_equal(tsm2_blocks(10240, 128, tsm2_rows_per_thread(TSM2_V6, 1, 8)), 40);
 	/* slices: 2 waves rounded down (132 SMs x 4 blocks x 2 / 60 row blocks = 17.6 -> 17, slices
 	 * of 1807 k), one wave where two would leave slices under TSM2_V6_MIN_SLICE (10240 / 52 =
 	 * 197: 26), at most the runs of TSM2_V6_SLICE_UNIT k (320 / 16 = 20), at least 1; a given
@@ -270,11 +277,11 @@ static void test_instances_in_image(void **state)
 				v4 += tsm2_instance(TSM2_V4, e, pow2[a], pow2[b]) >= 0,
 				v5 += tsm2_instance(TSM2_V5, e, pow2[a], pow2[b]) >= 0,
 				v6 += tsm2_instance(TSM2_V6, e, pow2[a], pow2[b]) >= 0;
-	assert_int_equal(entries, 178);
-	assert_int_equal(nd, 14); /* 13 images of the grid and the auxiliary one */
+	assert_int_equal(entries, 182);
+	assert_int_equal(nd, 15); /* 14 images of the grid and the auxiliary one */
 	assert_int_equal(v4, 28); /* 14 (t2, t3) per precision */
 	assert_int_equal(v5, 15); /* t2 2..16 x t3 8, 16 per precision, double without 16 x 16 */
-	assert_int_equal(v6, 4);  /* float t2 2..16 x t3 4 */
+	assert_int_equal(v6, 8);  /* t2 2..16 x t3 4 (float), 2 (double) */
 }
 
 /* The candidate axes come from the list: V3's compiled t2 and t3, ascending. */
