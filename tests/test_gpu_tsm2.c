@@ -122,7 +122,9 @@ static void test_tsm2r_v4_auto(void **state)
 /* The row of `kernel` at row r's point (precision, m, k, n, t1, t2, t3). */
 static size_t same_point(const struct gp_table *t, size_t r, const char *kernel)
 {
-	static const char *const keys[] = { "precision", "m", "k", "n", "t1", "t2", "t3" };
+	/* Not t3: V3's order of the sums is k ascending whatever its t3, and V6 in double has t3 2,
+	 * which V3 is not compiled for. */
+	static const char *const keys[] = { "precision", "m", "k", "n", "t1", "t2" };
 	for (size_t q = 0; q < t->nrows; q++) {
 		size_t i = 0;
 		if (strcmp(gp_table_get(t, q, "kernel"), kernel))
@@ -236,12 +238,12 @@ static void test_tsm2r_v5(void **state)
 
 /* V6 likewise: m = 333 and 1001 leave a last thread with rows past m (its plain loads and scalar
  * atomics), m = 1001 a C whose columns are not 16-byte aligned (no vector reduction); in double
- * (two rows a thread, t3 2) every partial C goes out as scalar atomics. */
+ * (two rows a thread, t3 2, against V3 at t3 16) every partial C goes out as scalar atomics. */
 static void test_tsm2r_v6(void **state)
 {
 	NEED_GPU();
 	v5_like("v3 v6", "3 16 17", "single", "4");
-	v5_like("v3 v6", "3 16 17", "double", "2");
+	v5_like("v3 v6", "3 16", "double", "0"); /* t3 automatic: V3 16, V6 2 */
 }
 
 /* What V5 exists for, in the SASS: B comes from shared memory only as LDS.128, each serving 4
