@@ -17,7 +17,7 @@
  * (float and double, sm_60+) into a C the host zeroes in the same stream before every launch.
  * With ks = 1 the sums are V3's, in V3's order, added to 0: the same bits. V5 (also beyond the
  * paper) is V4 reading B as LDS.128 for two rows a thread, A by cp.async, same bits again; V6
- * (float) is V5 with four contiguous rows a thread.
+ * is V5 with a thread's 16 bytes of contiguous rows (four floats, two doubles).
  * t2 and t3 are template arguments (explicit unrolling: C, currA, nextA, nextB stay in registers);
  * t1 is the block size, a launch argument (dynamic shared memory t1 x t2). Rows past m load row
  * m - 1 and never store, k and n tails load 0. */

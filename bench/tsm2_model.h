@@ -15,7 +15,7 @@ enum tsm2_kind {
 	TSM2_V3,     /* Algorithm 4: + prefetch of the next A chunk and next B tile */
 	TSM2_V4,     /* beyond the paper (Hopper): V3 + split-k, partial C added with atomics */
 	TSM2_V5,     /* beyond the paper: V4 with B as LDS.128 for two rows a thread */
-	TSM2_V6,     /* beyond the paper: V5 with four contiguous rows a thread, float */
+	TSM2_V6,     /* beyond the paper: V5 with 16 bytes of contiguous rows a thread (4 floats, 2 doubles) */
 	TSM2_L1,     /* Algorithm 6: TSM2L Opt1, V3 per row tile, m / tcf threads */
 	TSM2_L2,     /* Algorithm 7: TSM2L Opt2, row tiles interleaved under one B tile */
 	TSM2_CUBLAS, /* the baseline */
