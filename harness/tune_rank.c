@@ -51,7 +51,7 @@
 #define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
 		   model)                                                                               \
 	KEEP_##kind(KEEP_##T({ #name, (pipe) == SG_TF32X3_MMA ? GP_KP_TC : GP_KP_FFMA, bm, bn, bk, (bx) * (by),  \
-			       any, vec4, KM(model) }, ))
+			       any, vec4, minb, KM(model) }, ))
 const struct gp_kernel gp_kernels[] = {
 #include "sgemm.list"
 };
@@ -296,8 +296,8 @@ static struct gp_table *rank_table(const struct gp_machine *m, const struct gp_t
 		const struct gp_kernel *k = &gp_kernels[i];
 		const long row = s ? gp_sgemm_best_row(s, k->name) : -1;
 		const double occ = cell(s, row, "active_threads_per_sm");
-		/* Unknown occupancy: two blocks per SM, what the FFMA kernels' launch bounds ask. */
-		const double nt = occ > 0 ? occ : 2.0 * k->threads;
+		/* Unknown occupancy (no row in the run): the blocks per SM its launch bounds ask, else two. */
+		const double nt = occ > 0 ? occ : (k->minb > 0 ? k->minb : 2) * (double)k->threads;
 		r[i] = (struct ranked){ .k = k, .idx = i, .meas = cell(s, row, "gflops"), .nt = nt };
 		r[i].pred = gp_kernel_predict(m, k, nt, cell(s, row, "ceiling_gflops"), &r[i].why, &r[i].next);
 	}

@@ -39,6 +39,7 @@ struct gp_kernel {
 	const char *name;
 	enum gp_kpipe pipe;
 	int bm, bn, bk, threads, any, vec4;  /* block tile, threads per block, sizes it takes */
+	int minb;                            /* its launch bounds' minimum blocks per SM (0: none) */
 	enum gp_kmodel model;
 	struct gp_tc_model tc;  /* model GP_KM_TC */
 };

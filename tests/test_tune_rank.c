@@ -66,6 +66,9 @@ static void test_kernels_are_the_ladder(void **state)
 	}
 	assert_int_equal(n, gp_nkernels);
 	assert_true(tc >= 5);
+	/* the launch bounds' blocks per SM, from the list's minb */
+	assert_int_equal(gp_kernel_find("sgemm_29_warptile")->minb, 2);
+	assert_int_equal(gp_kernel_find("sgemm_48_regstage_256x128_saddr")->minb, 1);
 	assert_null(gp_kernel_find("cublas"));
 	assert_null(gp_kernel_find("dgemm_01_naive"));
 }
@@ -278,11 +281,11 @@ static void test_models_by_hand(void **state)
 				.lds_latency = 20, .ffma_latency = 4, .l2_latency = 256, .hbm_GBps = 1000,
 				.l2_GBps = 4000, .fp32_gflops = 25600, .tf32_mma_gflops = 60000,
 				.tf32_wgmma_gflops = 90000 };
-	const struct gp_kernel mma = { "mma", GP_KP_TC, 128, 128, 32, 256, 0, 1, GP_KM_TC,
+	const struct gp_kernel mma = { "mma", GP_KP_TC, 128, 128, 32, 256, 0, 1, 1, GP_KM_TC,
 				       { GP_TC_mma_sync, 3, 64, 32, 1, 1 } };
-	const struct gp_kernel wg = { "wg", GP_KP_TC, 128, 256, 32, 384, 1, 1, GP_KM_TC,
+	const struct gp_kernel wg = { "wg", GP_KP_TC, 128, 256, 32, 384, 1, 1, 1, GP_KM_TC,
 				      { GP_TC_wgmma, 3, 64, 256, 1, 3 } };
-	const struct gp_kernel none = { "none", GP_KP_FFMA, 128, 128, 8, 256, 0, 1, GP_KM_NONE, { 0 } };
+	const struct gp_kernel none = { "none", GP_KP_FFMA, 128, 128, 8, 256, 0, 1, 2, GP_KM_NONE, { 0 } };
 	const char *why;
 	double next;
 
