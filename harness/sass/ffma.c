@@ -239,14 +239,15 @@ static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, u
 	return (int)conf;
 }
 
-/* Statistics under perm; served: scratch of k->n + 1 bytes. */
-static void stats_of(const struct kern *k, const uint8_t *perm, uint8_t *served, struct gp_ffma_stats *s)
+/* Statistics under perm, with the reuse rule's bits counted too where rule (serve_all); served:
+ * scratch of k->n + 1 bytes. */
+static void stats_of(const struct kern *k, const uint8_t *perm, uint8_t *served, int rule, struct gp_ffma_stats *s)
 {
 	int reads = 0, hits = 0;
 
 	memset(s, 0, sizeof *s);
 	s->insn = k->n;
-	serve_all(k, perm, served, 0);
+	serve_all(k, perm, served, rule);
 	for (size_t i = 0; i < k->n; i++) {
 		const int in_loop = i >= k->loop_lo && i <= k->loop_hi;
 
@@ -270,9 +271,7 @@ static void identity(uint8_t *perm)
 int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_ffma_stats *s)
 {
 	struct kern k;
-	uint8_t perm[256];
-
-	uint8_t *served;
+	uint8_t perm[256], *served;
 
 	if (kern_open(&k, c, kernel, banks) < 0)
 		return -1;
@@ -281,7 +280,7 @@ int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_f
 		return gp_cubin_fail(c, "out of memory");
 	}
 	identity(perm);
-	stats_of(&k, perm, served, s);
+	stats_of(&k, perm, served, 0, s);
 	free(served);
 	kern_close(&k);
 	return 0;
@@ -357,8 +356,7 @@ static int set_reuse(struct kern *k, const uint8_t *perm, size_t *added)
 struct rename {
 	uint8_t state[256];
 	uint8_t perm[256];
-	size_t *use[256];       /* FFMAs reading or writing each register */
-	size_t nuse[256];
+	uint8_t used[256];      /* the register is an operand of some FFMA */
 	uint8_t *served;        /* scratch of serve_all */
 	int rule;               /* the reuse rule runs after the renaming: count its hits */
 };
@@ -405,25 +403,10 @@ static int index_uses(const struct kern *k, struct rename *rn)
 {
 	static const enum gp_insn_field f[4] = { GP_F_RD, GP_F_RA, GP_F_RB, GP_F_RC };
 
-	for (int pass = 0; pass < 2; pass++) {
-		memset(rn->nuse, 0, sizeof rn->nuse);
-		for (size_t i = 0; i < k->n; i++) {
-			if (!is_ffma(k->w[i]))
-				continue;
-			for (int j = 0; j < 4; j++) {
-				const unsigned r = gp_insn_get(k->w[i], f[j]);
-
-				if (r == GP_REG_RZ || (rn->nuse[r] && rn->use[r] && pass && rn->use[r][rn->nuse[r] - 1] == i))
-					continue;
-				if (pass)
-					rn->use[r][rn->nuse[r]] = i;
-				rn->nuse[r]++;
-			}
-		}
-		for (int r = 0; pass == 0 && r < 256; r++)
-			if (!(rn->use[r] = malloc((rn->nuse[r] + 1) * sizeof *rn->use[r])))
-				return -1;
-	}
+	for (size_t i = 0; i < k->n; i++)
+		for (int j = 0; is_ffma(k->w[i]) && j < 4; j++)
+			rn->used[gp_insn_get(k->w[i], f[j])] = 1;
+	rn->used[GP_REG_RZ] = 0;
 	return (rn->served = calloc(k->n + 1, 1)) ? 0 : -1;
 }
 
@@ -431,14 +414,10 @@ static int index_uses(const struct kern *k, struct rename *rn)
  * bank decides which cache entry it takes, so a move changes hits of other registers too. */
 static long cost(const struct kern *k, struct rename *rn)
 {
-	long c = 0;
-	int reads = 0, hits = 0;
+	struct gp_ffma_stats s;
 
-	serve_all(k, rn->perm, rn->served, rn->rule);
-	for (size_t i = 0; i < k->n; i++)
-		if (is_ffma(k->w[i]))
-			c += ffma_conflicts(k, i, rn->perm, rn->served[i], &reads, &hits);
-	return c;
+	stats_of(k, rn->perm, rn->served, rn->rule, &s);
+	return (long)s.conflicts;
 }
 
 static void swap_images(struct rename *rn, const unsigned *regs, int nregs)
@@ -484,12 +463,12 @@ static void search(const struct kern *k, struct rename *rn)
 						better |= try_move(k, rn, pair, 4);
 				}
 			}
-			if (rn->state[x] != R_SCALAR || !rn->nuse[x])
+			if (rn->state[x] != R_SCALAR || !rn->used[x])
 				continue;
 			for (unsigned y = 0; y < 256; y++) {
 				const unsigned two[2] = { x, y };
 
-				if (y != x && rn->state[y] == R_SCALAR && (y < x || !rn->nuse[y]))
+				if (y != x && rn->state[y] == R_SCALAR && (y < x || !rn->used[y]))
 					better |= try_move(k, rn, two, 2);
 			}
 		}
@@ -521,8 +500,6 @@ static int apply(struct kern *k, const struct rename *rn)
 
 static void rename_free(struct rename *rn)
 {
-	for (int r = 0; r < 256; r++)
-		free(rn->use[r]);
 	free(rn->served);
 }
 
