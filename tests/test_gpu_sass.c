@@ -91,21 +91,26 @@ static void test_stall_wait_lds(void **state)
 	gp_table_free(t);
 }
 
+/* Two points of `name` over `set` (n strings), the first with a bank conflict, the second
+ * without: the second near one FFMA a clock per scheduler, the first at least half a clock slower. */
+static void assert_conflict_then_free(const char *name, const char *const *set, size_t n, const char *what)
+{
+	struct gp_table *t = measure_ok(name, set, n, 2, NULL, 0);
+	const double slow = cell(t, 0, "cycles_per_insn"), fast = cell(t, 1, "cycles_per_insn");
+
+	print_message("%s: %.3f cycles per FFMA with the conflict, %.3f without\n", what, slow, fast);
+	assert_true(fast >= 0.98 && fast < 1.3);
+	assert_true(slow > fast + 0.5);
+	gp_table_free(t);
+}
+
 /* rb_offset 0 puts RB in RA's bank, 1 in the other: at one warp the conflict shows in full. */
 static void test_regbank_map_one_warp(void **state)
 {
 	static const char *const set[] = { "form", "pair", "rb_offset", "0 1", "warps", "1" };
-	struct gp_table *t;
-	double same, other;
 
 	NEED_GPU();
-	t = measure_ok("regbank_map", set, 6, 2, NULL, 0);
-	same = cell(t, 0, "cycles_per_insn");
-	other = cell(t, 1, "cycles_per_insn");
-	print_message("same bank %.3f, other bank %.3f cycles per FFMA\n", same, other);
-	assert_true(other >= 0.98 && other < 1.3);
-	assert_true(same > other + 0.5);
-	gp_table_free(t);
+	assert_conflict_then_free("regbank_map", set, 6, "RB in RA's bank / the other");
 }
 
 /* 8 warps per scheduler = 1024 threads in one block: more than the template's REGCOUNT allows. */
@@ -132,17 +137,9 @@ static void test_regbank_reuse_beyond_template(void **state)
 static void test_regbank_reuse_mixed_miss(void **state)
 {
 	static const char *const set[] = { "slot", "b", "layout", "mixed", "distinct", "1", "reuse", "0 1", "warps", "4" };
-	struct gp_table *t;
-	double miss, hit;
 
 	NEED_GPU();
-	t = measure_ok("regbank_reuse", set, 10, 2, NULL, 0);
-	miss = cell(t, 0, "cycles_per_insn");
-	hit = cell(t, 1, "cycles_per_insn");
-	print_message("mixed layout, one register: %.3f cycles per FFMA without reuse, %.3f with\n", miss, hit);
-	assert_true(hit >= 0.98 && hit < 1.3);
-	assert_true(miss > hit + 0.5);
-	gp_table_free(t);
+	assert_conflict_then_free("regbank_reuse", set, 10, "mixed layout, one register without / with reuse");
 }
 
 int main(void)
