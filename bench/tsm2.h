@@ -87,11 +87,11 @@ TSM2_HD long tsm2_chase_line(uint64_t h, long lines)
  * flight while one is used, and none of them holds a register (see bench/tsm2_v5.cuh). */
 #define TSM2_V5_STAGES 3
 
-/* V6 (bench/tsm2_v6.cuh): the 16 bytes of contiguous rows a thread (four floats, two doubles: one
- * column's A values of the thread are one 16-byte copy), a ring of TSM2_V6_STAGES chunks, and k slices for TSM2_V6_WAVES waves of resident
- * blocks rounded down (tsm2_ksplit_for): a prototype on the H100 (m 10240..30720, n 8 and 16) ran
- * 2 waves at 89-98 % of the HBM read rate, 3 waves 88-98 %, 4 waves (V5's rule, rounded up) 63-95 %. */
-/* A V6 thread's rows: one column's 16 bytes (four floats, two doubles). */
+/* V6 (bench/tsm2_v6.cuh): tsm2_v6_rows contiguous rows a thread, one column's 16 bytes (four
+ * floats, two doubles: one 16-byte copy), a ring of TSM2_V6_STAGES chunks, and k slices for
+ * TSM2_V6_WAVES waves of resident blocks rounded down (tsm2_ksplit_for): a prototype on the H100
+ * (m 10240..30720, n 8 and 16) ran 2 waves at 89-98 % of the HBM read rate, 3 waves 88-98 %, 4
+ * waves (V5's rule, rounded up) 63-95 %. */
 #define tsm2_v6_rows(elem) (16 / (elem))
 #define TSM2_V6_STAGES 4
 #define TSM2_V6_WAVES 2

@@ -191,7 +191,6 @@ int tsm2_ksplit_for(enum tsm2_kind kind, int ksplit, int sms, int blocks_per_sm,
 {
 	long tiles, cap, ks;
 
-	(void)t1;
 	if (kind != TSM2_V6)
 		return tsm2_ksplit_choose(ksplit, sms, blocks_per_sm, row_blocks, k, t1);
 	tiles = tsm2_k_tiles(k, TSM2_V6_SLICE_UNIT), cap = tiles < TSM2_KSPLIT_MAX ? tiles : TSM2_KSPLIT_MAX;
