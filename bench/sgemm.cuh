@@ -33,6 +33,26 @@ __device__ __forceinline__ void st4(float *p, float4 v)
 	*reinterpret_cast<float4 *>(p) = v;
 }
 
+/* Shared memory by a 32-bit shared-window byte address (__cvta_generic_to_shared): no generic
+ * pointer to rebuild (gemm_warp's SADDR). */
+__device__ __forceinline__ float4 lds4(unsigned a)
+{
+	float4 v;
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
+	return v;
+}
+
+__device__ __forceinline__ void sts4(unsigned a, float4 v)
+{
+	asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+		     : "memory");
+}
+
+__device__ __forceinline__ void sts1(unsigned a, float v)
+{
+	asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
+}
+
 __device__ __forceinline__ float4 fma4(float a, float4 b, float4 c)
 {
 	c.x = fmaf(a, b.x, c.x);

@@ -22,28 +22,12 @@
  *  STAGES = 0: two shared buffers, next tile staged through registers (LDG.128 -> STS)
  *  STAGES >= 2: cp.async pipeline of STAGES buffers, wait_group(STAGES - 2), one barrier per tile
  * The 1-D grid is swizzled in groups of 8 tile rows for L2 reuse. Dynamic shared memory.
- * Needs m % BM, n % BN, k % BK == 0 and lda, ldc multiples of 4. */
-/* SADDR: fragment reads and tile stores through ld/st.shared with 32-bit shared-window byte
- * offsets computed once before the loop. With generic pointers, ptxas (at the register cap)
- * rebuilds the shared window's base (S2UR SR_CgaCtaId, ULEA) and the tile addresses at the top of
- * every tile, where Nsight Compute finds issue slots lost (README, "The SASS layer's FFMA
- * kernel"). */
-__device__ __forceinline__ float4 lds4(unsigned a)
-{
-	float4 v;
-	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(a));
-	return v;
-}
-__device__ __forceinline__ void sts4(unsigned a, float4 v)
-{
-	asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(a), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
-		     : "memory");
-}
-__device__ __forceinline__ void sts1(unsigned a, float v)
-{
-	asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
-}
-
+ * Needs m % BM, n % BN, k % BK == 0 and lda, ldc multiples of 4.
+ * SADDR: fragment reads and tile stores through ld/st.shared (lds4, sts4, sts1) with 32-bit
+ * shared-window byte offsets computed once before the loop. With generic pointers, ptxas (at the
+ * register cap) rebuilds the shared window's base (S2UR SR_CgaCtaId, ULEA) and the tile addresses
+ * at the top of every tile, where Nsight Compute finds issue slots lost (README, "The SASS
+ * layer's FFMA kernel"). */
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false, bool SADDR = false>
 struct gemm_warp {
 	static constexpr int WM = 8 * TM, WN = 4 * TN;                 /* warp tile */
