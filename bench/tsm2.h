@@ -87,26 +87,21 @@ TSM2_HD long tsm2_chase_line(uint64_t h, long lines)
  * flight while one is used, and none of them holds a register (see bench/tsm2_v5.cuh). */
 #define TSM2_V5_STAGES 3
 
-/* V6 (bench/tsm2_v6.cuh): tsm2_v6_rows contiguous rows a thread, one column's 16 bytes (four
- * floats, two doubles: one 16-byte copy), a ring of TSM2_V6_STAGES chunks, and k slices for
- * TSM2_V6_WAVES waves of resident blocks rounded down (tsm2_ksplit_for): a prototype on the H100
- * (m 10240..30720, n 8 and 16) ran 2 waves at 89-98 % of the HBM read rate, 3 waves 88-98 %, 4
- * waves (V5's rule, rounded up) 63-95 %. */
+/* V6 (bench/tsm2_v6.cuh; why these values: docs/DESIGN.md, "TSM2R V6"): tsm2_v6_rows contiguous
+ * rows a thread, one column's 16 bytes (four floats, two doubles: one 16-byte copy), a ring of
+ * TSM2_V6_STAGES chunks, and k slices for TSM2_V6_WAVES waves of resident blocks rounded down
+ * (tsm2_ksplit_for). */
 #define tsm2_v6_rows(elem) (16 / (elem))
 #define TSM2_V6_STAGES 4
 #define TSM2_V6_WAVES 2
 /* ... but no more waves than leave each slice at least TSM2_V6_MIN_SLICE k steps (down to one
  * wave): a slice's fixed costs (the ring's first chunks, its B tiles, its partial C) then stay a
- * small part of it. On the H100 (float, ksplit sweep at every n <= 16 point, two runs each) one
- * wave beat two at m = k = 10240 for every n (n = 16: 91.1 against 89.7 %; the 2-wave slices are
- * 197 k long) and lost or tied from m = 15360 on (439 k and longer), where two waves balance the
- * blocks' finish better. */
+ * small part of it. */
 #define TSM2_V6_MIN_SLICE 256
 #define TSM2_V6_MAXREG 128
 /* V6's k slices are whole runs of TSM2_V6_SLICE_UNIT k steps, not of t1-long B tiles as V4's and
  * V5's: its slices are few and long, and whole tiles (80 at k = 10240, t1 = 128) dealt to 52
- * slices gave some blocks twice the work of others (H100: 82 % of the read rate where the
- * prototype's even slices ran 90 %). The B tile then starts at the slice's first k. */
+ * slices give some blocks twice the work of others. The B tile then starts at the slice's first k. */
 #define TSM2_V6_SLICE_UNIT 16
 
 #endif

@@ -1,17 +1,17 @@
 /* tsm2_v6.cuh — TSM2R V6 (beyond the paper): V5's split-k with the 16 bytes of contiguous rows a
- * thread (four floats, two doubles: R = 16 / sizeof(T)) instead of two rows t1 apart. Included by tsm2_kernels.cuh after V5 (it uses V5's
- * fma_tile_rows, v5_cp16 and v5_wait).
+ * thread (four floats, two doubles: R = 16 / sizeof(T)) instead of two rows t1 apart. Included by
+ * tsm2_kernels.cuh after V5 (it uses V5's fma_tile_rows, v5_cp16 and v5_wait). What was measured
+ * on the way: docs/DESIGN.md, "TSM2R V6".
  *
- * Why: V5 at float n = 16 ran at 80-88 % of the HBM read rate (results/README.md): 205
- * registers, two warps a scheduler, one 4-byte read-back from its ring per A element and row. A
+ * Why: V5 at float n = 16 is held by issue: 205 registers, two warps a scheduler, one 4-byte
+ * read-back from its ring per A element and row. A
  * thread of V6 owns rows 4 tid .. 4 tid + 3 of its block's 4 t1 rows, so one column's four A
  * values are 16 contiguous bytes: one 16-byte cp.async per column into the thread's own slot of
  * the ring (a warp's 32 copies are 512 contiguous bytes of A, its read-backs 512 contiguous bytes
  * of shared memory: no bank conflict, no barrier, each thread reads only what it copied), read
  * back by one LDS.128 per column; each B value read as LDS.128 serves 4 rows x 4 k (16 FFMA).
  * At most TSM2_V6_MAXREG (128) registers at t2 = 16, so twice V5's warps. The partial C of a k slice goes out as one
- * 16-byte vector reduction per column (red.global.add.v4.f32, sm_90) instead of four scalar ones:
- * in a prototype on the H100 the scalar atomics of the slices cost a tenth of the time at m = 10240.
+ * 16-byte vector reduction per column (red.global.add.v4.f32, sm_90) instead of four scalar ones.
  * Every accumulator adds its products in V3's order (k ascending), so at one k slice its bits
  * are V3's. Slices: TSM2_V6_WAVES waves of resident blocks, rounded down (tsm2_ksplit_for). */
 

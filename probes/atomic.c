@@ -284,9 +284,9 @@ static void tput_atomic_finish(struct gp_meas *m)
 static const struct gp_probe tput_atomic_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_atomic, .setup = tput_atomic_setup,
 	.finish = tput_atomic_finish, .primary = "time_ms", .ctx_size = sizeof(struct tput_atomic),
-	/* Global atomics at one thread per address move 3-17 % from one repetition to the next on an
-	 * H100 (the L2 state the poisoning leaves), and the median of 5 by up to 11 % between runs: the
-	 * profile takes the best of 20, as STREAM takes the best time. */
+	/* Global atomics at one thread per address move from one repetition to the next with the L2
+	 * state the poisoning leaves (docs/DESIGN.md, results/README.md): the profile takes the best
+	 * of 20, as STREAM takes the best time. */
 	.min_reps = 20,
 };
 
