@@ -1,7 +1,7 @@
 # gpuprobe — plain Makefile, out-of-tree build in $(BUILD).
 #
 #   make                 bin/gpuprobe with its kernels for this machine's GPU (for every supported
-#                        sm where there is none), and the test programs
+#                        sm where there is none); make tests: the test programs as well
 #   make SM=all | SM=90  kernels for every supported sm / the sms named (mk/kernels.mk)
 #   make DEPS=.deps/root  use libcsv and cmocka unpacked outside the system paths (make deps)
 #   make run | quick     default / quick suite on GPU 0 into results/, then the report
@@ -87,13 +87,22 @@ LIBGP_HOST := $(BUILD)/libgp-host.a
 BIN := bin/gpuprobe
 HOST_BIN := $(BUILD)/host/bin/gpuprobe
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# The programs that run a kernel in process: linked with the kernels. Every other one (the host
+# tests) is linked with libgp-host.a, also in $(BUILD)/tests: it never opens an embedded image,
+# and the kernels would make each program as large as the binary (about 130 MB at five sms:
+# writing 57 of them was a third of a build's time).
+KERNEL_TEST_BIN := $(filter-out $(TEST_HOST_SRC:tests/%.c=$(BUILD)/tests/%),$(TEST_BIN))
 HOST_TEST_BIN := $(TEST_HOST_SRC:tests/%.c=$(BUILD)/host/tests/%)
 
 RESULTS ?= results
 DEVICE ?= 0
 RUN ?= $(lastword $(sort $(wildcard $(RESULTS)/*/2*)))
 
-all: $(BIN) $(TEST_BIN) $(SGEMM_CUBINS)
+all: $(BIN) $(SGEMM_CUBINS)
+
+# The test programs (make test builds them; make all does not).
+.PHONY: tests
+tests: $(TEST_BIN)
 
 $(BIN) $(HOST_BIN): $(BUILD)/obj/harness/main.o
 	@mkdir -p $(@D)
@@ -155,7 +164,9 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(HOST_FLAGS) $(CPPFLAGS) $(CFLAGS) -Itests -c -o $@ $<
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(LIBGP)
+$(KERNEL_TEST_BIN): $(LIBGP)
+$(filter-out $(KERNEL_TEST_BIN),$(TEST_BIN)): $(LIBGP_HOST)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o %.a,$^) -lcmocka $(LDLIBS)
 
@@ -203,7 +214,7 @@ TEST_ENV = NVCC=$(NVCC) JOBS=$(TEST_JOBS) GP_SM_ALL="$(SM_ALL)" $(if $(SASS_FIXT
 # The layering: include before the test targets, which run its checks.
 include mk/layers.mk
 
-test: all check-layers $(TEST_FIXTURES)
+test: all $(TEST_BIN) check-layers $(TEST_FIXTURES)
 	$(Q)BUILD=$(BUILD) $(TEST_ENV) tests/run.sh $(TEST_BIN) $(LINK_TEST)
 
 # The host binary finds configs/ and plots/ through GPUPROBE_HOME (it lives in $(BUILD)/host), and

@@ -1,7 +1,7 @@
 /* sgemm.cuh — what the GEMM kernel files share (nvcc only): C = A * B, column-major like the seeds
  * and cuBLAS (alpha 1, beta 0), one FMA per (i, j, l) triple (flops = 2 m n k).
  *
- * The argument list, the float4 and cp.async helpers, and the kernels' definitions from
+ * The argument list, the float4 helpers (the cp.async ones: sgemm_async.cuh), and the kernels' definitions from
  * bench/sgemm.list: a file holding templates sets its image's gate to pass (SG_HERE below) and
  * includes the list, which defines the lines whose image is that file, each as an extern "C"
  * kernel with launch bounds bx * by threads (and minb blocks per SM where the line asks). Kernels
@@ -60,43 +60,6 @@ __device__ __forceinline__ float4 fma4(float a, float4 b, float4 c)
 	c.z = fmaf(a, b.z, c.z);
 	c.w = fmaf(a, b.w, c.w);
 	return c;
-}
-
-/* cp.async (sm_80+): 16 bytes through L2 only, or 4 bytes through L1 (.ca is the only form for
- * 4-byte copies). Before sm_80 the same code path copies synchronously, so sm_75 builds and
- * stays correct (the barrier in the pipeline orders the plain stores just as well). */
-__device__ __forceinline__ void cp16(float *dst, const float *src)
-{
-#if __CUDA_ARCH__ >= 800
-	const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
-#else
-	*reinterpret_cast<float4 *>(dst) = *reinterpret_cast<const float4 *>(src);
-#endif
-}
-
-__device__ __forceinline__ void cp4(float *dst, const float *src)
-{
-#if __CUDA_ARCH__ >= 800
-	const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-	asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(src) : "memory");
-#else
-	*dst = *src;
-#endif
-}
-
-__device__ __forceinline__ void cp_commit(void)
-{
-#if __CUDA_ARCH__ >= 800
-	asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-template <int N> __device__ __forceinline__ void cp_wait(void)
-{
-#if __CUDA_ARCH__ >= 800
-	asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
 }
 
 /* ------------------------------------------------------------------ the list's kernels */

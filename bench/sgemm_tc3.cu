@@ -2,6 +2,7 @@
  * mma.sync, sm_80+; the host never launches it on older GPUs). The kernels are
  * bench/sgemm.list's lines with image sgemm_tc3. */
 #include "sgemm.cuh"
+#include "sgemm_async.cuh"
 
 /* ------------------------------------------------------------------ 3xTF32 on the tensor cores */
 

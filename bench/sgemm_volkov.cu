@@ -1,7 +1,9 @@
 /* sgemm_volkov.cu — the FFMA ladder's first rungs: seed 003's float tiles (naive, the CUDA SDK
  * 16 x 16, 32 x 32 with 4 outputs per thread, the final 64 x 64 x 16 kernel) and seed 000's
  * Volkov kernel and methods 1-8, each re-implemented from its paper's description. The kernels
- * are bench/sgemm.list's lines with image sgemm_volkov. */
+ * are bench/sgemm.list's lines with image sgemm_volkov.
+ * ptx-level: 80 — cicc's compute_80 PTX of these kernels differs from its compute_75 PTX though no
+ * guard asks for it (scripts/ptx-levels.sh): sm_80 and newer keep compute_80's. */
 #include "sgemm.cuh"
 #include "sgemm_tile.cuh"
 

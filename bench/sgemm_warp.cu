@@ -9,6 +9,7 @@
  * (instruction order, registers), and the committed sm_90 runs measured the compute_90 one
  * (scripts/ptx-levels.sh; make check-ptx-levels fails without this tag). */
 #include "sgemm.cuh"
+#include "sgemm_async.cuh"
 
 /* ------------------------------------------------------------------ modern: warp tiling + cp.async */
 

@@ -4,3 +4,4 @@
  * adding an entry to another group's image needs no change here. */
 #define TSM2_IMAGE_l1f TSM2_HERE
 #include "tsm2_kernels.cuh"
+#include "tsm2_instances.cuh"

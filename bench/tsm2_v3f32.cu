@@ -4,3 +4,4 @@
  * together, so it compiles beside it rather than after it. */
 #define TSM2_IMAGE_v3f32 TSM2_HERE
 #include "tsm2_kernels.cuh"
+#include "tsm2_instances.cuh"

@@ -1,6 +1,6 @@
 /* tsm2_v5.cuh — TSM2R V5, the Hopper step past V4 (split-k), as a template over t2 and t3; included
- * by tsm2_kernels.cuh after V4 (it uses its helpers: load_b_row, store_b, put_c, the k slices)
- * and before the instances. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS
+ * by the V5 and V6 sources after tsm2_kernels.cuh (it uses its helpers: load_b_row, store_b,
+ * put_c, the k slices) and before tsm2_instances.cuh. V5: V4 with B read from shared memory as LDS.128 for TSM2_V5_ROWS
  * rows a thread, and A streamed by cp.async through a per-warp ring of TSM2_V5_STAGES chunks in
  * shared memory, in V3's summation order per output, so at one k slice its bits are V3's.
  * Pitfall: the ring's scalar layout is deliberate (an LDS.128 layout costs 4-way bank conflicts

@@ -4,3 +4,5 @@
  * adding an entry to another group's image needs no change here. */
 #define TSM2_IMAGE_v5d TSM2_HERE
 #include "tsm2_kernels.cuh"
+#include "tsm2_v5.cuh"
+#include "tsm2_instances.cuh"

@@ -1,6 +1,6 @@
 /* tsm2_v6.cuh — TSM2R V6 (beyond the paper): V5's split-k with the 16 bytes of contiguous rows a
  * thread (four floats, two doubles: R = 16 / sizeof(T)) instead of two rows t1 apart. Included by
- * tsm2_kernels.cuh after V5 (it uses V5's fma_tile_rows, v5_cp16 and v5_wait). What was measured
+ * the V6 sources after tsm2_v5.cuh (it uses V5's fma_tile_rows, v5_cp16 and v5_wait). What was measured
  * on the way: docs/DESIGN.md, "TSM2R V6".
  *
  * Why: V5 at float n = 16 is held by issue: 205 registers, two warps a scheduler, one 4-byte
@@ -89,8 +89,8 @@ __device__ __forceinline__ void v6_take(T (&a)[v6_rows<T>::R][T3], typename tsm2
 
 /* C[row0 .. row0 + R - 1, p ..] += acc: for float, one vector reduction per column where the four
  * rows are below m and 16-byte aligned in C (TSM2_V6_VRED: bench/tsm2_v6f.cu sets it for sm_90
- * and newer, so that the other TSM2 sources, which include this header too, keep their PTX
- * levels: scripts/ptx-levels.sh reads the guards of every header a source includes), else (and
+ * and newer, so that bench/tsm2_v6d.cu, which includes this header too, keeps its PTX levels:
+ * scripts/ptx-levels.sh reads the guards of every header a source includes), else (and
  * for double: PTX has no vector f64 reduction) one scalar per row. */
 template <typename T, int T2>
 __device__ __forceinline__ void v6_put(T *__restrict__ C, const T (&acc)[v6_rows<T>::R][T2], int row0, int p, int m,

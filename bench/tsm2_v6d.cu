@@ -4,3 +4,6 @@
  * vector f64 reduction, so the k slices' partial C goes out as scalar ones (bench/tsm2_v6.cuh). */
 #define TSM2_IMAGE_v6d TSM2_HERE
 #include "tsm2_kernels.cuh"
+#include "tsm2_v5.cuh"
+#include "tsm2_v6.cuh"
+#include "tsm2_instances.cuh"

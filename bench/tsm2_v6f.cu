@@ -6,3 +6,6 @@
 #define TSM2_V6_VRED 1
 #endif
 #include "tsm2_kernels.cuh"
+#include "tsm2_v5.cuh"
+#include "tsm2_v6.cuh"
+#include "tsm2_instances.cuh"

@@ -83,7 +83,7 @@ VALGRIND_TEST_BIN := $(VALGRIND_ONLY:%=$(BUILD)/tests/%)
 else
 VALGRIND_TEST_BIN := $(filter-out $(BUILD)/tests/test_gpu% $(VALGRIND_SKIP:%=$(BUILD)/tests/%),$(TEST_BIN)) $(LINK_TEST)
 endif
-valgrind: all $(LINK_TEST) $(TEST_FIXTURES)
+valgrind: all $(VALGRIND_TEST_BIN) $(TEST_FIXTURES)
 	$(Q)command -v $(VALGRIND) >/dev/null || { echo "make valgrind: $(VALGRIND) not found (Debian package valgrind)" >&2; exit 2; }
 	$(Q)mkdir -p $(VALGRIND_DIR) && for t in $(VALGRIND_TEST_BIN); do \
 		w=$(VALGRIND_DIR)/$$(basename $$t); \

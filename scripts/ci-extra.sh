@@ -32,9 +32,9 @@ if [ -n "$need" ]; then
 fi
 
 # The steps run side by side (each in its own tree: build/fuzz, build/asan, build/valgrind; what
-# they share, make all and the test fixtures, is built first), so the cores stay busy through one
+# they share, make all, the test programs and the fixtures, is built first), so the cores stay busy through one
 # step's serial tail with another's work; each step's output is kept and shown in order after.
-make -j"$JOBS" all check-layers test-fixtures || exit 1
+make -j"$JOBS" all tests check-layers test-fixtures || exit 1
 logs=$(mktemp -d) || exit 2
 pids=() names=()
 step() {
