@@ -43,7 +43,7 @@ timed() { local t0 t1 rc; t0=$(date +%s.%N); "$@"; rc=$?; t1=$(date +%s.%N); pyt
 echo "== $(stamp) $(uname -r); nvcc: $(nvcc --version | tail -1)"
 echo "== GPU before: $(smi)"
 [ -f "$DEPS/usr/include/csv.h" ] || { echo "gpu-session: no $DEPS (run make deps here and carry .deps)"; exit 1; }
-timed make -j16 ${SM:+SM="$SM"} DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+timed make -j16 all tests ${SM:+SM="$SM"} DEPS="$DEPS" Q= >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 # Before anything is measured: the sm_90 kernels are compute_90's (mk/kernels.mk); 16 cores make
 # it a few seconds here, where CI's two cores would spend 15-20 s of its 7 minutes on it.
 timed make -j16 ${SM:+SM="$SM"} DEPS="$DEPS" check-ptx-levels >>"$OUT/build.log" 2>&1 || { tail -5 "$OUT/build.log"; exit 1; }
