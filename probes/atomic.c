@@ -118,7 +118,7 @@ static const struct gp_param tput_atomic_params[] = {
 };
 
 static const char *const tput_atomic_cols[] = {
-	"op", "space", "ret", "k", "layout", "sass", "blocks", "threads_per_block", "warps_per_sm", "threads_per_addr",
+	"op", "space", "ret", "k", "layout", "placements", "sass", "blocks", "threads_per_block", "warps_per_sm", "threads_per_addr",
 	"addresses", "trips", "ops_total", "time_ms_min", "time_ms", "time_ms_max", "spread", "clock_MHz",
 	"ops_per_clk_per_sm", "best_ops_per_clk_per_sm", "ops_per_clk", "gops", "ceiling_ops_per_clk_per_sm", "status",
 };
@@ -126,7 +126,10 @@ static const char *const tput_atomic_cols[] = {
 struct tput_atomic {
 	const struct gp_atomic *a;
 	CUdeviceptr g, acc, fin;
-	const void *h_slots;      /* global slots or each block's shared slots */
+	CUdeviceptr place;        /* global: ATOM_PLACEMENTS copies of the slots, `stride` apart */
+	size_t gbytes, pstride;
+	unsigned nplace, cur;     /* copies; the one the last repetition used */
+	const void *h_slots;      /* global slots (every copy) or each block's shared slots */
 	const uint64_t *h_acc;
 	int shared, red, trips, threads;
 	unsigned k, stride, blocks, naddr; /* naddr: per block for shared, in the grid for global */
@@ -161,21 +164,27 @@ static void tput_cells(struct gp_meas *m, const struct tput_atomic *c, int bps)
 	gp_meas_num(m, "ceiling_ops_per_clk_per_sm", ATOM_CEILING_OPS_PER_CLK_SM);
 }
 
-/* Global slots are zeroed by the poison before every repetition; a shared run copies each block's
- * slots to fin. Both are read back after the last repetition with every thread's result XOR. */
+/* Global slots: ATOM_PLACEMENTS copies (atomic_shape.h), each repetition zeroing and using the
+ * next (tput_atomic_before); a shared run copies each block's slots to fin. Read back after the
+ * last repetition with every thread's result XOR. */
 static int tput_buffers(struct gp_meas *m, struct tput_atomic *c)
 {
 	const size_t w = (size_t)gp_atomic_bytes(c->a);
-	const size_t gbytes = c->shared ? 8 : (size_t)c->naddr * c->stride * w;
 	const size_t fbytes = c->shared ? (size_t)c->blocks * c->naddr * w : 8;
 	int rc;
 
-	if (gp_meas_buf_fit(m, &c->g, gbytes, 0))
+	c->gbytes = c->shared ? 8 : (size_t)c->naddr * c->stride * w;
+	c->nplace = c->shared || c->gbytes > ATOM_PLACE_MAX_BYTES ? 1 : ATOM_PLACEMENTS;
+	c->pstride = (c->gbytes + ATOM_PLACE_ALIGN - 1) / ATOM_PLACE_ALIGN * ATOM_PLACE_ALIGN;
+	gp_meas_int(m, "placements", c->nplace);
+	if (gp_meas_buf_fit(m, &c->place, c->pstride * c->nplace, GP_NO_POISON))
 		return 0;
+	c->g = c->place;
 	if ((rc = gp_meas_buf(m, &c->fin, fbytes, GP_POISON_NAN)) ||
 	    (rc = gp_meas_buf(m, &c->acc, c->nthr * sizeof(uint64_t), GP_POISON_NAN)))
 		return rc;
-	c->h_slots = gp_meas_readback(m, c->shared ? c->fin : c->g, c->shared ? fbytes : gbytes, GP_LAST_REP);
+	c->h_slots = gp_meas_readback(m, c->shared ? c->fin : c->place, c->shared ? fbytes : c->pstride * c->nplace,
+				      GP_LAST_REP);
 	c->h_acc = gp_meas_readback(m, c->acc, c->nthr * sizeof(uint64_t), GP_LAST_REP);
 	gp_meas_launch(m, c->blocks, (unsigned)c->threads, 0);
 	gp_meas_args(m, &c->g, &c->acc, &c->fin, &c->trips, &c->k, &c->stride, &c->one, gp_meas_clock(m));
@@ -215,11 +224,26 @@ static int tput_atomic_setup(struct gp_meas *m)
 	return tput_buffers(m, c);
 }
 
+/* Before every repetition (warm-up included): the next copy of the global slots, zeroed. */
+static int tput_atomic_before(struct gp_meas *m)
+{
+	struct tput_atomic *c = m->ctx;
+
+	c->cur = (unsigned)(((m->rep % (int)c->nplace) + (int)c->nplace) % (int)c->nplace);
+	c->g = c->place + c->cur * c->pstride;
+	GP_CU(cuMemsetD8(c->g, 0, c->gbytes));
+	return 0;
+error:
+	return GP_ECUDA;
+}
+
 static uint64_t slot_bits(const struct tput_atomic *c, size_t i)
 {
+	const char *h = (const char *)c->h_slots + (c->shared ? 0 : c->cur * c->pstride);
+
 	if (gp_atomic_bytes(c->a) == 8)
-		return ((const uint64_t *)c->h_slots)[i];
-	return ((const uint32_t *)c->h_slots)[i];
+		return ((const uint64_t *)h)[i];
+	return ((const uint32_t *)h)[i];
 }
 
 /* Address i of domain d (a block for shared, the grid for global): its last value, and the XOR of
@@ -283,11 +307,10 @@ static void tput_atomic_finish(struct gp_meas *m)
 
 static const struct gp_probe tput_atomic_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_atomic, .setup = tput_atomic_setup,
-	.finish = tput_atomic_finish, .primary = "time_ms", .ctx_size = sizeof(struct tput_atomic),
-	/* Global atomics at one thread per address move from one repetition to the next with the L2
-	 * state the poisoning leaves (docs/DESIGN.md, results/README.md): the profile takes the best
-	 * of 20, as STREAM takes the best time. */
-	.min_reps = 20,
+	.before = tput_atomic_before, .finish = tput_atomic_finish, .primary = "time_ms",
+	.ctx_size = sizeof(struct tput_atomic),
+	/* Two repetitions on every placement of the global slots (atomic_shape.h). */
+	.min_reps = 2 * ATOM_PLACEMENTS,
 };
 
 GP_EXP_PROBE(tput_atomic, tput_atomic_params, tput_atomic_cols, &tput_atomic_probe);

@@ -122,10 +122,14 @@ static const char *status_cell(const struct gp_table *t, size_t r, const char *c
 	return gp_status_na(gp_table_get(t, r, "status")) ? "n/a" : "failed";
 }
 
-/* The rate the profile quotes: the best repetition's (runs before it was a column: the median's). */
+/* The rate the profile quotes: the median over the repetitions, which cycle through the global
+ * slots' placements (atomic_shape.h); runs from before the placements quote their best
+ * repetition's, and runs from before that column their median. */
 static const char *headline_col(const struct gp_table *t)
 {
-	return gp_table_col(t, "best_ops_per_clk_per_sm") >= 0 ? "best_ops_per_clk_per_sm" : "ops_per_clk_per_sm";
+	if (gp_table_col(t, "placements") < 0 && gp_table_col(t, "best_ops_per_clk_per_sm") >= 0)
+		return "best_ops_per_clk_per_sm";
+	return "ops_per_clk_per_sm";
 }
 
 /* ops/clk/SM of every series (op, space, form, layout) at every k; k = 0 is every thread of the
@@ -225,7 +229,12 @@ static void tput_atomic_report(FILE *md, const struct gp_table *t, const struct 
 		    "every result, `red` returns none. Every address's last value and each group's results are "
 		    "checked. Ceiling: %s ops/clk/SM (an SM's load/store lanes).\n\n",
 		    headline_col(t)[0] == 'b' ? " of the best of >= 20 repetitions (the row's spread says how far the "
-						 "others fell)" : "",
+						 "others fell)"
+		    : gp_table_col(t, "placements") >= 0
+			    ? ", the median over the repetitions, which take the global addresses' copies in turn: the "
+			      "`placements` column says how many (each 2 MiB-aligned, in other pages and so other L2 slices), "
+			      "time_ms_min and time_ms_max the fastest and slowest"
+			    : "",
 		    ceiling ? ceiling : "–");
 	tput_pivot(md, t);
 	tput_red_vs_atom(md, t);
@@ -235,7 +244,7 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 {
 	static const char *const spaces[] = { "global", "shared" };
 	const char *col = headline_col(t);
-	const int best = col[0] == 'b';
+	const int best = col[0] == 'b', placed = gp_table_col(t, "placements") >= 0;
 	double v;
 
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -244,14 +253,19 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
 			continue;
 		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
-			char method[192];
+			char method[256], how[128] = "";
+			const double np = rate(t, op, spaces[s], "atom", "packed", "1", "placements");
 			if (isnan(v = rate(t, op, spaces[s], "atom", "packed", "1", col)))
 				continue;
 			snprintf(key, sizeof key, "atomic_%s_%s_ops_per_clk", spaces[s], op);
-			snprintf(method, sizeof method, "one thread per address, packed, whole grid, events%s%s",
-				 best ? ": the best of >= 20 repetitions" : "",
-				 rate(t, op, spaces[s], "atom", "packed", "1", "spread") > GP_NOISY_SPREAD
-					 ? "; flagged: a noisy spread (tput_atomic.csv spread)" : "");
+			if (best)
+				snprintf(how, sizeof how, ": the best of >= 20 repetitions");
+			else if (placed && np > 1)
+				snprintf(how, sizeof how, ": the median over %.0f placements of the addresses (2 repetitions each)", np);
+			snprintf(method, sizeof method, "one thread per address, packed, whole grid, events%s%s", how,
+				 rate(t, op, spaces[s], "atom", "packed", "1", "spread") <= GP_NOISY_SPREAD ? ""
+				 : placed && np > 1 ? "; flagged: the placements' rates differ (tput_atomic.csv spread)"
+						    : "; flagged: a noisy spread (tput_atomic.csv spread)");
 			gp_profile_add(prof, key, v, "ops/clk/SM", method, "tput_atomic");
 		}
 	}
@@ -264,8 +278,9 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 	v = rate(t, "add_u32", "global", "red", "packed", "1", col) / rate(t, "add_u32", "global", "atom", "packed", "1", col);
 	if (!isnan(v))
 		gp_profile_add(prof, "red_vs_atom_ratio", v, "ratio",
-			       best ? "global add u32, one thread per address: RED rate over ATOM rate, best repetition of each"
-				    : "global add u32, one thread per address: RED rate over ATOM rate",
+			       best     ? "global add u32, one thread per address: RED rate over ATOM rate, best repetition of each"
+			       : placed ? "global add u32, one thread per address: RED rate over ATOM rate, each the median over the same placements"
+					: "global add u32, one thread per address: RED rate over ATOM rate",
 			       "tput_atomic");
 }
 

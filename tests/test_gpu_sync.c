@@ -85,6 +85,9 @@ static void test_tput_atomic(void **state)
 		/* the best repetition's rate: at least the median's, and under the ceiling */
 		assert_true(cell(t, r, "best_ops_per_clk_per_sm") >= cell(t, r, "ops_per_clk_per_sm"));
 		assert_true(cell(t, r, "best_ops_per_clk_per_sm") <= 1.02 * cell(t, r, "ceiling_ops_per_clk_per_sm"));
+		/* the global addresses (packed: at most a few MiB) take every placement in turn */
+		assert_int_equal((int)cell(t, r, "placements"),
+				 strcmp(gp_table_get(t, r, "space"), "global") ? 1 : ATOM_PLACEMENTS);
 	}
 	gp_table_free(t);
 	/* Every thread on one address is slower than one thread per address, in both spaces. */
