@@ -253,7 +253,7 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
 			continue;
 		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
-			char method[256], how[128] = "";
+			char method[320], how[128] = "";
 			const double np = rate(t, op, spaces[s], "atom", "packed", "1", "placements");
 			if (isnan(v = rate(t, op, spaces[s], "atom", "packed", "1", col)))
 				continue;
