@@ -253,7 +253,7 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 		if (gp_table_find(t, 0, "op", op, NULL) != (long)r)
 			continue;
 		for (size_t s = 0; s < GP_ARRAY_SIZE(spaces); s++) {
-			char method[320], how[128] = "";
+			char method[160], how[64] = "";
 			const double np = rate(t, op, spaces[s], "atom", "packed", "1", "placements");
 			if (isnan(v = rate(t, op, spaces[s], "atom", "packed", "1", col)))
 				continue;
@@ -261,10 +261,10 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 			if (best)
 				snprintf(how, sizeof how, ": the best of >= 20 repetitions");
 			else if (placed && np > 1)
-				snprintf(how, sizeof how, ": the median over %.0f placements of the addresses (2 repetitions each)", np);
+				snprintf(how, sizeof how, ": the median over %.0f placements (2 reps each)", np);
 			snprintf(method, sizeof method, "one thread per address, packed, whole grid, events%s%s", how,
 				 rate(t, op, spaces[s], "atom", "packed", "1", "spread") <= GP_NOISY_SPREAD ? ""
-				 : placed && np > 1 ? "; flagged: the placements' rates differ (tput_atomic.csv spread)"
+				 : placed && np > 1 ? "; flagged: the placements differ (tput_atomic.csv spread)"
 						    : "; flagged: a noisy spread (tput_atomic.csv spread)");
 			gp_profile_add(prof, key, v, "ops/clk/SM", method, "tput_atomic");
 		}

@@ -6,13 +6,21 @@
 #include <math.h>
 #include <string.h>
 
+/* The row's spread is its host time's over the repetitions: the host-timed keys (sync, async)
+ * are flagged where it is noisy (another process on the host's CPUs moves them, not the GPU). */
 static void launch_key(struct gp_profile *prof, const struct gp_table *t, const char *mode, const char *col,
 		       const char *key, const char *method)
 {
 	const long r = gp_table_find_ok(t, "mode", mode, "grid", "one", NULL);
+	const int host = !strcmp(mode, "sync") || !strcmp(mode, "async");
+	char m[160];
 
-	if (r >= 0 && !isnan(gp_table_num(t, (size_t)r, col)))
-		gp_profile_add(prof, key, gp_table_num(t, (size_t)r, col), "us", method, "lat_launch");
+	if (r < 0 || isnan(gp_table_num(t, (size_t)r, col)))
+		return;
+	snprintf(m, sizeof m, "%s%s", method,
+		 host && gp_table_num(t, (size_t)r, "spread") > GP_NOISY_SPREAD
+			 ? "; flagged: a noisy spread (lat_launch.csv spread)" : "");
+	gp_profile_add(prof, key, gp_table_num(t, (size_t)r, col), "us", m, "lat_launch");
 }
 
 static void launch_derive(struct gp_profile *prof, const struct gp_table *t)

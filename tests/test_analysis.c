@@ -115,12 +115,72 @@ static void test_latency_keys_per_row(void **state)
 	gp_profile_free(&p);
 }
 
+static const char *method(const struct gp_profile *p, const char *k)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->e[i].key, k))
+			return p->e[i].method;
+	return NULL;
+}
+
+/* The host-timed launch keys are flagged where their row's repetitions spread; the GPU's gap is
+ * not judged by the host's spread. */
+static void test_launch_noisy_flagged(void **state)
+{
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	derive("lat_launch",
+	       "mode,grid,host_us_per_launch,spread,issue_us_per_launch,gpu_gap_us,status\n"
+	       "sync,one,9.49,0.07,3.6,9.2,ok\nasync,one,9.22,1.18,9.22,6.65,ok\nqueued,one,6.09,0.07,4.0,2.02,ok\n",
+	       &p);
+	assert_string_equal(key(&p, "launch_issue_us"), "9.22");
+	assert_non_null(strstr(method(&p, "launch_issue_us"), "flagged: a noisy spread"));
+	assert_non_null(strstr(method(&p, "launch_overhead_us"), "flagged"));
+	assert_null(strstr(method(&p, "launch_gpu_gap_us"), "flagged"));
+	gp_profile_free(&p);
+	memset(&p, 0, sizeof p);
+	derive("lat_launch", "mode,grid,host_us_per_launch,spread,issue_us_per_launch,status\nsync,one,9.77,0.03,4.1,ok\n", &p);
+	assert_null(strstr(method(&p, "launch_overhead_us"), "flagged"));
+	gp_profile_free(&p);
+}
+
+/* tput_atomic quotes the median over the placements where the table has them (the best repetition
+ * only for runs from before them), flagged as the placements' spread, whole in its 160 bytes. */
+static void test_atomic_placements_median(void **state)
+{
+	static const char *const head = "op,space,ret,k,layout,%swarps_per_sm,threads_per_block,spread,"
+					"ops_per_clk_per_sm,best_ops_per_clk_per_sm,status\n";
+	char csv[1024];
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	snprintf(csv, sizeof csv, head, "placements,");
+	strcat(csv, "add_u32,global,atom,1,packed,16,64,256,0.14,1.456,1.573,ok\n"
+		    "add_u32,global,red,1,packed,16,64,256,0.10,1.820,1.889,ok\n");
+	derive("tput_atomic", csv, &p);
+	assert_string_equal(key(&p, "atomic_global_add_u32_ops_per_clk"), "1.456");
+	assert_non_null(strstr(method(&p, "atomic_global_add_u32_ops_per_clk"), "median over 16 placements"));
+	assert_non_null(strstr(method(&p, "atomic_global_add_u32_ops_per_clk"), "(tput_atomic.csv spread)"));
+	assert_true(atof(key(&p, "red_vs_atom_ratio")) > 1.24 && atof(key(&p, "red_vs_atom_ratio")) < 1.26);
+	gp_profile_free(&p);
+	memset(&p, 0, sizeof p);
+	snprintf(csv, sizeof csv, head, "");
+	strcat(csv, "add_u32,global,atom,1,packed,64,256,0.04,1.456,1.573,ok\n");
+	derive("tput_atomic", csv, &p);
+	assert_string_equal(key(&p, "atomic_global_add_u32_ops_per_clk"), "1.573");
+	assert_null(strstr(method(&p, "atomic_global_add_u32_ops_per_clk"), "flagged"));
+	gp_profile_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_curve_names_no_level),
 		cmocka_unit_test(test_tlb_evidence),
 		cmocka_unit_test(test_latency_keys_per_row),
+		cmocka_unit_test(test_launch_noisy_flagged),
+		cmocka_unit_test(test_atomic_placements_median),
 	};
 
 	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
