@@ -29,8 +29,7 @@
  * register cap) rebuilds the shared window's base (S2UR SR_CgaCtaId, ULEA) and the tile addresses
  * at the top of every tile, where Nsight Compute finds issue slots lost (README, "The SASS
  * layer's FFMA kernel"). */
-template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false, bool SADDR = false,
-	  bool AHEAD2 = false>
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, bool SCALAR_C = false, bool SADDR = false>
 struct gemm_warp {
 	static constexpr int WM = 8 * TM, WN = 4 * TN;                 /* warp tile */
 	static constexpr int NWM = BM / WM, NWN = BN / WN, NTH = NWM * NWN * 32;
@@ -108,24 +107,21 @@ struct gemm_warp {
 		};
 
 		if (STAGES == 0) {
-			/* Register-staged double buffer: LDG.128 of tile t+1 in flight during tile t
-			 * (AHEAD2: of tile t+2, in a second set of staging registers, handed to the first
-			 * by moves after the tile's stores: twice the time for the loads to land). */
-			float4 ra[A4], rb[B4], na[AHEAD2 ? A4 : 1], nb[AHEAD2 ? B4 : 1];
-			auto gload_to = [&](int t, float4 *xa, float4 *xb) {
+			/* Register-staged double buffer: LDG.128 of tile t+1 in flight during tile t. */
+			float4 ra[A4], rb[B4];
+			auto gload = [&](int t) {
 				const int kt = t * BK;
 #pragma unroll
 				for (int s = 0; s < A4; s++) {
 					const int e = tid + s * NTH, r4 = e % (BM / 4), kk = e / (BM / 4);
-					xa[s] = ld4(Ab + r4 * 4 + (size_t)(kt + kk) * lda);
+					ra[s] = ld4(Ab + r4 * 4 + (size_t)(kt + kk) * lda);
 				}
 #pragma unroll
 				for (int s = 0; s < B4; s++) {
 					const int e = tid + s * NTH, q = e % (BK / 4), col = e / (BK / 4);
-					xb[s] = ld4(Bb + kt + q * 4 + (size_t)col * ldb);
+					rb[s] = ld4(Bb + kt + q * 4 + (size_t)col * ldb);
 				}
 			};
-			auto gload = [&](int t) { gload_to(t, ra, rb); };
 			auto sstore = [&](int buf) {
 				float *a = sA + buf * BK * BM, *b = sB + buf * BK * BNP;
 				const unsigned sa = s0 + 4u * buf * BK * BM, sb = s0 + 4u * (NBUF * BK * BM + buf * BK * BNP);
@@ -158,25 +154,6 @@ struct gemm_warp {
 			gload(0);
 			sstore(0);
 			__syncthreads();
-			if (AHEAD2) {
-				if (ktiles > 1)
-					gload(1);
-				for (int t = 0; t < ktiles; t++) {
-					if (t + 2 < ktiles)
-						gload_to(t + 2, na, nb);
-					compute(cur);
-					if (t + 1 < ktiles)
-						sstore(cur ^ 1);
-					__syncthreads();
-					cur ^= 1;
-#pragma unroll
-					for (int s = 0; s < A4; s++)
-						ra[s] = na[s];
-#pragma unroll
-					for (int s = 0; s < B4; s++)
-						rb[s] = nb[s];
-				}
-			} else
 			for (int t = 0; t < ktiles; t++) {
 				const bool more = t + 1 < ktiles;
 				if (more)
