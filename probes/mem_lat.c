@@ -49,19 +49,21 @@ static void chain_geometry(struct gp_meas *m, struct chase *c, int skew)
 {
 	const size_t stride = (size_t)gp_meas_param(m, "stride_bytes");
 
+	const size_t per = skew > 0 ? (size_t)skew : 1; /* slots per page (mem_shape.h) */
+
 	c->footprint = (size_t)gp_meas_param(m, "footprint_bytes");
 	c->skew = skew;
-	for (c->spacing = stride; c->footprint / c->spacing > CHAIN_MAX_SLOTS;)
+	for (c->spacing = stride; c->footprint / c->spacing * per > CHAIN_MAX_SLOTS;)
 		c->spacing *= 2;
-	c->slots = c->footprint / c->spacing;
+	c->slots = c->footprint / c->spacing * per;
 	gp_meas_int(m, "slot_spacing_bytes", (long long)c->spacing);
 	gp_meas_int(m, "slots", (long long)c->slots);
 	gp_meas_int(m, "lines_touched_bytes", (long long)chain_lines_bytes(c));
 	if (stride % 8)
 		gp_meas_fail(m, "a %zu-byte stride does not hold 8-byte pointers aligned", stride);
-	else if (c->slots < 2)
+	else if (c->footprint / c->spacing < 2)
 		gp_meas_na(m, "a %zu-byte footprint at a %zu-byte stride holds %zu slot(s); a chain needs 2",
-			   c->footprint, c->spacing, c->slots);
+			   c->footprint, c->spacing, c->footprint / c->spacing);
 }
 
 /* Lay out the cycle over the footprint (random or sequential) and have mem_chain_scatter write
@@ -157,7 +159,8 @@ static const struct gp_param lat_mem_params[] = {
 
 static const struct gp_param lat_mem_tlb_params[] = {
 	{ "path", GP_PARAM_NAME, 0, 0, "default cg nc", "cg", "load path (cg: L2 hits, TLB misses stand out)" },
-	{ "stride_bytes", GP_PARAM_INT, 4096, 1L << 34, NULL, "2097152", "page-sized stride: one slot per page" },
+	{ "stride_bytes", GP_PARAM_INT, 4096, 1L << 34, NULL, "2097152",
+	  "page-sized stride: the pages (16 slots on each, mem_shape.h)" },
 	{ "footprint_bytes", GP_PARAM_INT, 4096, 1L << 40, NULL,
 	  "4194304 6291456 8388608 12582912 16777216 25165824 33554432 50331648 67108864 100663296 134217728 "
 	  "201326592 268435456 402653184 536870912 805306368 1073741824 1610612736 2147483648 "
@@ -166,7 +169,8 @@ static const struct gp_param lat_mem_tlb_params[] = {
 	{ "loads", GP_PARAM_INT, 1024, 100000000, NULL, "65536", "timed loads per launch (at least)" },
 };
 
-/* lat_mem_tlb: one slot per page, skewed across cache sets, always a random cycle. */
+/* lat_mem_tlb: MEM_TLB_SLOTS_PER_PAGE slots per page (mem_shape.h), skewed across cache sets,
+ * always a random cycle. */
 static int chase_setup(struct gp_meas *m, int tlb)
 {
 	struct chase *c = m->ctx;
@@ -175,7 +179,7 @@ static int chase_setup(struct gp_meas *m, int tlb)
 	int rc;
 
 	gp_meas_str(m, "pattern", pattern);
-	if ((rc = chain_build(m, c, !strcmp(pattern, "random"), tlb)) || !gp_meas_ok(m))
+	if ((rc = chain_build(m, c, !strcmp(pattern, "random"), tlb ? MEM_TLB_SLOTS_PER_PAGE : 0)) || !gp_meas_ok(m))
 		return rc;
 	c->closed = c->slots <= (size_t)loads;
 	c->steps = c->closed ? (long long)((loads + c->slots - 1) / c->slots * c->slots) : loads;

@@ -19,12 +19,23 @@
 #define HBM_VEC_BYTES 16      /* hbm_* move uint4 vectors */
 #define HBM_UNROLL 4          /* vectors in flight per thread in hbm_* */
 
-/* Byte offset of chase slot i: i * spacing, plus (skew) a line-aligned (i * 4224) mod spacing so
- * that page-sized spacings do not put every slot into the same cache set. 64-bit throughout:
- * footprints reach several GB. */
+/* lat_mem_tlb's slots per page: a cycle over one line per page averaged the L2 latency of two to
+ * four lines at the smallest footprints, whose near or far L2 partition then moved the curve by
+ * 8-9 cycles (an H100: 281 cycles at 4 MiB, 290 at 6-8 MiB, 284 at 24-64 MiB, the same in three
+ * processes), enough for a TLB level to be detected at 6 MiB. Several lines a page average the
+ * partitions; the pages, what the TLB sees, stay footprint / stride. */
+#define MEM_TLB_SLOTS_PER_PAGE 16
+
+/* Byte offset of chase slot i. skew 0: i * spacing. skew S >= 1 (page-sized spacings): slot i is
+ * line j = i % S of page p = i / S, at p * spacing plus a line-aligned (p * 4224 + j * spacing / S)
+ * mod spacing, so that the pages' slots do not all fall into the same cache set (S = 1: one slot a
+ * page, as before S existed). 64-bit throughout: footprints reach several GB. */
 MEM_HD unsigned long long mem_slot_offset(unsigned long long i, unsigned long long spacing, int skew)
 {
-	return i * spacing + (skew ? ((i * MEM_SKEW_STEP) % spacing) & ~(unsigned long long)(MEM_LINE - 1) : 0ull);
+	const unsigned long long s = skew > 0 ? (unsigned long long)skew : 1ull, p = i / s, j = i % s;
+
+	return p * spacing +
+	       (skew ? ((p * MEM_SKEW_STEP + j * (spacing / s)) % spacing) & ~(unsigned long long)(MEM_LINE - 1) : 0ull);
 }
 
 /* bw_global's loads: every path (name, PTX qualifier) at every width in bits, with every count of

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "gp.h"
+#include "mem_shape.h"
 #include "experiment.h"
 #include "suite.h"
 
@@ -81,6 +82,8 @@ static void test_tlb_and_dist(void **state)
 	NEED_GPU();
 	t = measure("lat_mem_tlb", tlb, 4);
 	assert_int_equal(t->nrows, 2);
+	for (size_t r = 0; r < t->nrows; r++) /* MEM_TLB_SLOTS_PER_PAGE lines on each 2 MiB page */
+		assert_true(cell(t, r, "slots") == cell(t, r, "footprint_bytes") / 2097152 * MEM_TLB_SLOTS_PER_PAGE);
 	gp_table_free(t);
 	/* A sweep crossing a 32 MiB stride with a 4 MiB footprint: one slot, no chain; an n/a row
 	 * (measure() requires every point to return 0), and 64 MiB (two slots) still measures. */

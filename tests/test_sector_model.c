@@ -138,6 +138,21 @@ static void test_slot_layout(void **state)
 		seen |= 1u << (in / MEM_LINE % 32);
 	}
 	assert_int_equal(seen, 0xffffffffu);
+	/* MEM_TLB_SLOTS_PER_PAGE slots a page: slot i is line i % S of page i / S, all S inside that
+	 * page, line-aligned and distinct; the page's first is where one slot a page put it. */
+	for (unsigned long long pg = 0; pg < 8; pg++) {
+		unsigned long long prev[MEM_TLB_SLOTS_PER_PAGE];
+		for (unsigned j = 0; j < MEM_TLB_SLOTS_PER_PAGE; j++) {
+			const unsigned long long i = pg * MEM_TLB_SLOTS_PER_PAGE + j;
+			const unsigned long long off = mem_slot_offset(i, page, MEM_TLB_SLOTS_PER_PAGE);
+			assert_true(off >= pg * page && off < (pg + 1) * page);
+			assert_int_equal(off % MEM_LINE, 0);
+			for (unsigned q = 0; q < j; q++)
+				assert_true(prev[q] != off);
+			prev[j] = off;
+		}
+		assert_int_equal(prev[0], mem_slot_offset(pg, page, 1));
+	}
 }
 
 /* Every width with a shared-memory kernel: its conflict-free access takes 32 x width / 128 B
