@@ -126,7 +126,7 @@ static const char *const tput_atomic_cols[] = {
 struct tput_atomic {
 	const struct gp_atomic *a;
 	CUdeviceptr g, acc, fin;
-	CUdeviceptr place;        /* global: ATOM_PLACEMENTS copies of the slots, `stride` apart */
+	CUdeviceptr place;        /* global: ATOM_PLACEMENTS copies of the slots, pstride apart */
 	size_t gbytes, pstride;
 	unsigned nplace, cur;     /* copies; the one the last repetition used */
 	const void *h_slots;      /* global slots (every copy) or each block's shared slots */

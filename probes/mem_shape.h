@@ -20,10 +20,10 @@
 #define HBM_UNROLL 4          /* vectors in flight per thread in hbm_* */
 
 /* lat_mem_tlb's slots per page: a cycle over one line per page averaged the L2 latency of two to
- * four lines at the smallest footprints, whose near or far L2 partition then moved the curve by
- * 8-9 cycles (an H100: 281 cycles at 4 MiB, 290 at 6-8 MiB, 284 at 24-64 MiB, the same in three
- * processes), enough for a TLB level to be detected at 6 MiB. Several lines a page average the
- * partitions; the pages, what the TLB sees, stay footprint / stride. */
+ * four lines at the smallest footprints, whose near or far L2 partition then moved those points
+ * by several cycles, enough for a false TLB level (docs/DESIGN.md, "Evidence for a detected
+ * level"). Several lines a page average the partitions; the pages, what the TLB sees, stay
+ * footprint / stride. */
 #define MEM_TLB_SLOTS_PER_PAGE 16
 
 /* Byte offset of chase slot i. skew 0: i * spacing. skew S >= 1 (page-sized spacings): slot i is
