@@ -232,8 +232,8 @@ static void tput_atomic_report(FILE *md, const struct gp_table *t, const struct 
 						 "others fell)"
 		    : gp_table_col(t, "placements") >= 0
 			    ? ", the median over the repetitions, which take the global addresses' copies in turn: the "
-			      "`placements` column says how many (each 2 MiB-aligned, in other pages and so other L2 slices), "
-			      "time_ms_min and time_ms_max the fastest and slowest"
+			      "`placements` column says how many (each on pages of its own, so "
+			      "on other L2 slices), time_ms_min and time_ms_max the fastest and slowest"
 			    : "",
 		    ceiling ? ceiling : "–");
 	tput_pivot(md, t);
@@ -261,7 +261,7 @@ static void tput_atomic_derive(struct gp_profile *prof, const struct gp_table *t
 			if (best)
 				snprintf(how, sizeof how, ": the best of >= 20 repetitions");
 			else if (placed && np > 1)
-				snprintf(how, sizeof how, ": the median over %.0f placements (2 reps each)", np);
+				snprintf(how, sizeof how, ": the median over %.0f placements of the addresses", np);
 			snprintf(method, sizeof method, "one thread per address, packed, whole grid, events%s%s", how,
 				 rate(t, op, spaces[s], "atom", "packed", "1", "spread") <= GP_NOISY_SPREAD ? ""
 				 : placed && np > 1 ? "; flagged: the placements differ (tput_atomic.csv spread)"

@@ -48,22 +48,23 @@ static size_t chain_lines_bytes(const struct chase *c)
 static void chain_geometry(struct gp_meas *m, struct chase *c, int skew)
 {
 	const size_t stride = (size_t)gp_meas_param(m, "stride_bytes");
-
 	const size_t per = skew > 0 ? (size_t)skew : 1; /* slots per page (mem_shape.h) */
+	size_t pages;
 
 	c->footprint = (size_t)gp_meas_param(m, "footprint_bytes");
 	c->skew = skew;
 	for (c->spacing = stride; c->footprint / c->spacing * per > CHAIN_MAX_SLOTS;)
 		c->spacing *= 2;
-	c->slots = c->footprint / c->spacing * per;
+	pages = c->footprint / c->spacing;
+	c->slots = pages * per;
 	gp_meas_int(m, "slot_spacing_bytes", (long long)c->spacing);
 	gp_meas_int(m, "slots", (long long)c->slots);
 	gp_meas_int(m, "lines_touched_bytes", (long long)chain_lines_bytes(c));
 	if (stride % 8)
 		gp_meas_fail(m, "a %zu-byte stride does not hold 8-byte pointers aligned", stride);
-	else if (c->footprint / c->spacing < 2)
+	else if (pages < 2)
 		gp_meas_na(m, "a %zu-byte footprint at a %zu-byte stride holds %zu slot(s); a chain needs 2",
-			   c->footprint, c->spacing, c->footprint / c->spacing);
+			   c->footprint, c->spacing, pages);
 }
 
 /* Lay out the cycle over the footprint (random or sequential) and have mem_chain_scatter write

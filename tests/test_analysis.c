@@ -24,12 +24,22 @@ static struct gp_table *table(const char *csv)
 	return t;
 }
 
-static const char *key(const struct gp_profile *p, const char *k)
+static const struct gp_profile_entry *entry(const struct gp_profile *p, const char *k)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (!strcmp(p->e[i].key, k))
-			return p->e[i].value;
+			return &p->e[i];
 	return NULL;
+}
+
+static const char *key(const struct gp_profile *p, const char *k)
+{
+	return entry(p, k) ? entry(p, k)->value : NULL;
+}
+
+static const char *method(const struct gp_profile *p, const char *k)
+{
+	return entry(p, k) ? entry(p, k)->method : NULL;
 }
 
 static void derive(const char *exp, const char *csv, struct gp_profile *p)
@@ -113,14 +123,6 @@ static void test_latency_keys_per_row(void **state)
 	assert_string_equal(key(&p, "warp_shfl_bfly_latency_cycles"), "23");
 	assert_null(key(&p, "warp_vote_any_latency_cycles"));
 	gp_profile_free(&p);
-}
-
-static const char *method(const struct gp_profile *p, const char *k)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->e[i].key, k))
-			return p->e[i].method;
-	return NULL;
 }
 
 /* The host-timed launch keys are flagged where their row's repetitions spread; the GPU's gap is
