@@ -23,6 +23,14 @@
 #                        GPU machine, which has neither and no network: carry .deps there)
 
 Q ?= @
+# Plain `make` uses every core: make 4.3 takes a -j added here. A -j on the command line wins
+# (make -j1 stays serial) and a sub-make shares its parent's jobs. Goals that must not overlap
+# stay serial: `clean` with anything (it must not race the build), and a goal that runs the
+# binary or the tests beside another goal (`make tests run` builds first, then measures alone).
+GP_RUN_GOALS := run quick paper test test-host plots report install
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS))$(filter clean,$(MAKECMDGOALS))$(if $(word 2,$(MAKECMDGOALS)),$(filter $(GP_RUN_GOALS),$(MAKECMDGOALS))),0)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 BUILD ?= build
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc

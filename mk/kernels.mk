@@ -79,7 +79,7 @@ $(BUILD)/kernels/%.compute_$(1).ptx: %.cu
 	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) -MD -MP -MF $$@.d -o $$@ $$<
 endef
 # sm_90's levels (make check-ptx-levels reads them whatever SM is).
-PTX_MAP_90 := $(shell scripts/ptx-levels.sh 90 $(KERNEL_CU))
+PTX_MAP_90 := $(if $(filter 90,$(SM)),$(filter %:90:%,$(PTX_MAP)),$(shell scripts/ptx-levels.sh 90 $(KERNEL_CU)))
 $(foreach l,$(sort $(foreach t,$(PTX_MAP) $(PTX_MAP_90),$(word 3,$(subst :, ,$(t))))),$(eval $(call PTX_RULE,$(l))))
 
 # PTX of its level -> one sm's cubin (ptxas): $(1) the source's stem, $(2) the sm, $(3) the level.

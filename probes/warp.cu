@@ -31,18 +31,28 @@ static_assert(WARP_LAT_UNROLL == 256 && WARP_TPUT_STEPS == 32 && WARP_TPUT_ILP =
 #define SH_RDX(op, X, L, Q, P) "mov.b32 " X ", " X ";\n\t"
 #endif
 
-/* The trip loop: `unroll 1` (cicc's default copies each trip four times, quintupling ptxas's work
- * on sm_75..89) where a trip's own cost hides under its steps; cicc's default where it does not:
- * the predicate chains' conversions at each trip's ends (VP) and the one-cycle bar.warp.sync
- * (BAR), whose tput/lat moved 2-5 % on an H100 with one trip a loop pass. */
-#define LOOP_IDX _Pragma("unroll 1")
-#define LOOP_UP _Pragma("unroll 1")
-#define LOOP_DN _Pragma("unroll 1")
-#define LOOP_XM _Pragma("unroll 1")
-#define LOOP_BALLOT _Pragma("unroll 1")
-#define LOOP_RDX _Pragma("unroll 1")
-#define LOOP_VP
-#define LOOP_BAR
+/* The trip loop: a C loop around one asm trip (`unroll 1`: cicc's default copies each trip four
+ * times, quintupling ptxas's work on sm_75..89) where a trip's own cost hides under its steps;
+ * cicc's default for the one-cycle bar.warp.sync (BAR), whose lat/tput moved 2-5 % on an H100 with
+ * one trip a loop pass. The predicate chains (VP) loop inside their asm (ASM): the chain stays a
+ * predicate from the first trip to the last (no conversion at each trip's ends), only the counter
+ * and the branch are between trips, and ptxas sees 256 predicate steps at a time instead of cicc's
+ * four copies (over 1000 in one block, which took ptxas 2-3 s a kernel on sm_75..89). */
+#define LOOP_IDX C1
+#define LOOP_UP C1
+#define LOOP_DN C1
+#define LOOP_XM C1
+#define LOOP_BALLOT C1
+#define LOOP_RDX C1
+#define LOOP_VP ASM
+#define LOOP_BAR C
+#define PRAGMA_C1 _Pragma("unroll 1")
+#define PRAGMA_C
+/* The asm loop's frame: n the trips left (%iters), lq its test; no trip where iters < 1. */
+#define ASM_LOOP_OPEN(iters)                                                                       \
+	".reg .b32 n;\n\t.reg .pred lq;\n\tmov.b32 n, " iters ";\n\tsetp.lt.s32 lq, n, 1;\n\t"    \
+	"@lq bra DONE;\nTRIP:\n\t"
+#define ASM_LOOP_CLOSE "sub.s32 n, n, 1;\n\tsetp.gt.s32 lq, n, 0;\n\t@lq bra TRIP;\nDONE:\n\t"
 
 #define E8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 /* One latency step (%0 the chain, %1 the source lane); eight throughput steps (chain k on %k,
@@ -76,6 +86,34 @@ __device__ __forceinline__ unsigned lane_id(void)
 	return l;
 }
 
+/* The timed loops: iters trips of 256 dependent steps (LAT) or of 32 steps on each of eight chains
+ * (TPUT), as a C loop (C, C1) or inside the asm (ASM); x the chain(s), src the source lane. */
+#define LAT_LOOP(kind, frame, sh, op) LAT_LOOP_(kind, frame, sh, op)
+#define LAT_LOOP_(kind, frame, sh, op) LAT_LOOP_##kind(kind, frame, sh, op)
+#define LAT_LOOP_C(kind, frame, sh, op)                                                            \
+	PRAGMA_##kind for (int i = 0; i < iters; i++)                                              \
+		asm volatile("{\n\t" PRE1_##frame GP_REP256(STEP1(sh, op)) POST1_##frame "}"         \
+			     : "+r"(x) : "r"(src) : "memory")
+#define LAT_LOOP_C1 LAT_LOOP_C
+#define LAT_LOOP_ASM(kind, frame, sh, op)                                                          \
+	asm volatile("{\n\t" PRE1_##frame ASM_LOOP_OPEN("%2") GP_REP256(STEP1(sh, op)) ASM_LOOP_CLOSE \
+		     POST1_##frame "}"                                                             \
+		     : "+r"(x) : "r"(src), "r"(iters) : "memory")
+#define TPUT_LOOP(kind, frame, sh, op) TPUT_LOOP_(kind, frame, sh, op)
+#define TPUT_LOOP_(kind, frame, sh, op) TPUT_LOOP_##kind(kind, frame, sh, op)
+#define TPUT_LOOP_C(kind, frame, sh, op)                                                           \
+	PRAGMA_##kind for (int i = 0; i < iters; i++)                                              \
+		asm volatile("{\n\t" PRE8_##frame GP_REP32(STEP8(sh, op)) POST8_##frame "}"         \
+			     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), "+r"(x6), \
+			       "+r"(x7)                                                            \
+			     : "r"(src) : "memory")
+#define TPUT_LOOP_C1 TPUT_LOOP_C
+#define TPUT_LOOP_ASM(kind, frame, sh, op)                                                         \
+	asm volatile("{\n\t" PRE8_##frame ASM_LOOP_OPEN("%9") GP_REP32(STEP8(sh, op)) ASM_LOOP_CLOSE \
+		     POST8_##frame "}"                                                             \
+		     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), "+r"(x6), "+r"(x7) \
+		     : "r"(src), "r"(iters) : "memory")
+
 /* out: every lane's last value; cyc: per lane, the cycles of the timed loop and the timer's cost. */
 #define LAT_KERNEL(name, frame, sh, op, START)                                                     \
 	extern "C" __global__ void lat_warp_##name(unsigned *out, unsigned long long *cyc, int iters, \
@@ -85,9 +123,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		unsigned x = START(l, 0u);                                                         \
 		unsigned long long o0, o1, t0, t1;                                                 \
 		gp_chain_start(&o0, &o1, &t0, cs);                                                 \
-		LOOP_##sh for (int i = 0; i < iters; i++)                                         \
-			asm volatile("{\n\t" PRE1_##frame GP_REP256(STEP1(sh, op)) POST1_##frame "}" \
-				     : "+r"(x) : "r"(src) : "memory");                             \
+		LAT_LOOP(LOOP_##sh, frame, sh, op);                                                \
 		t1 = gp_clock();                                                                   \
 		out[threadIdx.x] = x;                                                              \
 		cyc[2 * threadIdx.x] = t1 - t0;                                                    \
@@ -103,11 +139,7 @@ __device__ __forceinline__ unsigned lane_id(void)
 		unsigned x0 = START(l, 0u), x1 = START(l, 1u), x2 = START(l, 2u), x3 = START(l, 3u); \
 		unsigned x4 = START(l, 4u), x5 = START(l, 5u), x6 = START(l, 6u), x7 = START(l, 7u); \
 		gp_clock_begin(cs);                                                                \
-		LOOP_##sh for (int i = 0; i < iters; i++)                                         \
-			asm volatile("{\n\t" PRE8_##frame GP_REP32(STEP8(sh, op)) POST8_##frame "}" \
-				     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), \
-				       "+r"(x6), "+r"(x7)                                          \
-				     : "r"(src) : "memory");                                       \
+		TPUT_LOOP(LOOP_##sh, frame, sh, op);                                               \
 		gp_clock_end_grid(cs);                                                             \
 		out[blockIdx.x * blockDim.x + threadIdx.x] = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7; \
 	}
