@@ -188,7 +188,8 @@ static const struct gp_param lat_tma_params[] = {
 	  "cp.async.bulk (bulk) or cp.async.bulk.tensor.Nd (a tiled UINT32 tensor map of rank N)" },
 	{ "box_bytes", GP_PARAM_INT, 16, 32768, NULL, "128 1024 4096 16384", "bytes per copy (a power of two)" },
 	{ "level", GP_PARAM_NAME, 0, 0, "l2 hbm", "l2 hbm", "where the boxes are: L2 (copied once first) or HBM" },
-	{ "steps", GP_PARAM_INT, 16, 4096, NULL, "256", "copies timed one after another" },
+	{ "steps", GP_PARAM_INT, 16, 4096, NULL, "4096",
+	  "copies timed one after another (a repetition's value is their mean; HBM copies vary by hundreds of cycles)" },
 	{ "bytes", GP_PARAM_INT, 1L << 20, 1L << 36, NULL, "268435456", "footprint for level hbm (over twice L2)" },
 	{ "l2_footprint", GP_PARAM_INT, 1L << 16, 1L << 30, NULL, "4194304", "footprint for level l2 (under half of L2)" },
 };

@@ -34,10 +34,12 @@ static_assert(WARP_LAT_UNROLL == 256 && WARP_TPUT_STEPS == 32 && WARP_TPUT_ILP =
 /* The trip loop: a C loop around one asm trip (`unroll 1`: cicc's default copies each trip four
  * times, quintupling ptxas's work on sm_75..89) where a trip's own cost hides under its steps;
  * cicc's default for the one-cycle bar.warp.sync (BAR), whose lat/tput moved 2-5 % on an H100 with
- * one trip a loop pass. The predicate chains (VP) loop inside their asm (ASM): the chain stays a
- * predicate from the first trip to the last (no conversion at each trip's ends), only the counter
- * and the branch are between trips, and ptxas sees 256 predicate steps at a time instead of cicc's
- * four copies (over 1000 in one block, which took ptxas 2-3 s a kernel on sm_75..89). */
+ * one trip a loop pass. The predicate chains (VP) loop inside their asm (ASM): ptxas sees 256
+ * predicate steps at a time instead of cicc's four copies (over 1000 in one block took ptxas 2-3 s
+ * a kernel on sm_75..89), and only the counter and the branch lie between trips. The latency
+ * chain stays a predicate from the first trip to the last (the C loop converted it at each trip's
+ * ends: 13.029 cycles a step on an H100 against 13.003 now); the throughput kernel's eighth chain
+ * cannot (below), which costs it 0.8 % on an H100 (59.6 against 60.1 ops/clk/SM). */
 #define LOOP_IDX C1
 #define LOOP_UP C1
 #define LOOP_DN C1
@@ -76,7 +78,16 @@ static_assert(WARP_LAT_UNROLL == 256 && WARP_TPUT_STEPS == 32 && WARP_TPUT_ILP =
 #define POST8_PLAIN ""
 #define PRE8_QTMP ".reg .pred q<8>;\n\t"
 #define POST8_QTMP ""
-#define PRE8_PRED ".reg .pred p<8>;\n\t" E8(PRED_OPEN)
+#define DECL8_PRED ".reg .pred p<8>;\n\t"
+#define OPEN8_PRED E8(PRED_OPEN)
+/* The asm loop's eight predicate chains: six stay predicates from the first trip to the last;
+ * two become registers at each trip's end (seven predicate registers: with all eight and the
+ * loop's test live across trips, ptxas spills them every few steps). */
+#define ACROSS_OPEN_PRED PRED_OPEN(0) PRED_OPEN(1) PRED_OPEN(2) PRED_OPEN(3) PRED_OPEN(4) PRED_OPEN(5)
+#define ACROSS_CLOSE_PRED PRED_CLOSE(0) PRED_CLOSE(1) PRED_CLOSE(2) PRED_CLOSE(3) PRED_CLOSE(4) PRED_CLOSE(5)
+#define TRIP_OPEN_PRED PRED_OPEN(6) PRED_OPEN(7)
+#define TRIP_CLOSE_PRED PRED_CLOSE(6) PRED_CLOSE(7)
+#define PRE8_PRED DECL8_PRED OPEN8_PRED
 #define POST8_PRED E8(PRED_CLOSE)
 
 __device__ __forceinline__ unsigned lane_id(void)
@@ -109,8 +120,8 @@ __device__ __forceinline__ unsigned lane_id(void)
 			     : "r"(src) : "memory")
 #define TPUT_LOOP_C1 TPUT_LOOP_C
 #define TPUT_LOOP_ASM(kind, frame, sh, op)                                                         \
-	asm volatile("{\n\t" PRE8_##frame ASM_LOOP_OPEN("%9") GP_REP32(STEP8(sh, op)) ASM_LOOP_CLOSE \
-		     POST8_##frame "}"                                                             \
+	asm volatile("{\n\t" DECL8_##frame ACROSS_OPEN_##frame ASM_LOOP_OPEN("%9") TRIP_OPEN_##frame  \
+		     GP_REP32(STEP8(sh, op)) TRIP_CLOSE_##frame ASM_LOOP_CLOSE ACROSS_CLOSE_##frame "}" \
 		     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x5), "+r"(x6), "+r"(x7) \
 		     : "r"(src), "r"(iters) : "memory")
 
