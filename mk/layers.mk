@@ -17,7 +17,7 @@
 # The registry itself (registry.c) points at every measurement by design: link_host.c stands in
 # for it with the same .def lines and no measurement behind them.
 
-NODEVICE_CORE := util arch table suite experiment stats changepoint profile reference md report models \
+NODEVICE_CORE := util arch table suite experiment stats changepoint reach profile reference md report models \
 	planner compare tune_rank needs
 NODEVICE_OBJ := $(NODEVICE_CORE:%=$(BUILD)/obj/harness/%.o) \
 	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard harness/sass/*.c)) $(BUILD)/obj/host/analysis.o

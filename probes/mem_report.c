@@ -7,6 +7,7 @@
 #include "gp.h"
 #include "analysis.h"
 #include "changepoint.h"
+#include "reach.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,34 +144,46 @@ static void lat_mem_derive(struct gp_profile *prof, const struct gp_table *t)
 	}
 }
 
-/* The TLB curve: the first level is the TLB-hit latency of the path; each boundary a reach, each
- * step up a miss cost. The first path with levels is the profile's. */
+/* The TLB curve of one path and stride: the fit of reach.h. 0, or -1 (too few points). */
+static int tlb_reach(const struct gp_table *t, const char *path, double stride, struct gp_reach *r, size_t *n)
+{
+	double *fp = malloc(MAXPTS * sizeof *fp), *lat = malloc(MAXPTS * sizeof *lat);
+	int rc = -1;
+
+	*n = fp && lat ? curve(t, NULL, path, stride, fp, lat, MAXPTS) : 0;
+	if (*n && !gp_reach_fit(fp, lat, *n, r))
+		rc = 0;
+	free(fp);
+	free(lat);
+	return rc;
+}
+
+/* The TLB keys from the first path with a curve (cg, the L2's own latency, first): the hit
+ * latency, the reach and a miss's cost, or "none detected" and the curve's median. */
 static void lat_mem_tlb_derive(struct gp_profile *prof, const struct gp_table *t)
 {
 	static const char *const paths[] = { "cg", "default", "nc" };
 
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
-		struct gp_cp_result cp;
-		char key[64], method[160];
-		if (!mem_levels(t, NULL, paths[p], -1, GP_CP_TLB_STEP, &cp) || !cp.nlevels)
+		struct gp_reach r;
+		size_t n;
+		char method[240];
+		if (tlb_reach(t, paths[p], -1, &r, &n))
 			continue;
 		snprintf(method, sizeof method,
-			 "page-stride random chase, %s path, change-point levels (t >= %.0f, step >= %.0f noise, "
-			 "separated)",
-			 paths[p], GP_CP_MIN_T, GP_CP_MIN_NOISE);
-		gp_profile_add(prof, "tlb_hit_latency_cycles", cp.level[0].latency, "cycles", method, "lat_mem_tlb");
-		if (cp.nlevels < 2)
+			 "page-stride random chase, %s path, %zu footprints: fit of hit + miss x max(0, 1 - reach / "
+			 "footprint) (miss >= %.0f standard errors and %.0f x the noise, %d points at or below the "
+			 "reach and at %.0f x it, apart)",
+			 paths[p], n, GP_CP_MIN_T, GP_CP_MIN_NOISE, GP_REACH_MIN_POINTS, GP_REACH_FAR);
+		gp_profile_add(prof, "tlb_hit_latency_cycles", r.supported ? r.hit : r.median, "cycles", method, "lat_mem_tlb");
+		if (!r.supported) {
 			gp_profile_add_text(prof, "tlb1_reach_bytes", "none detected", "bytes", method, "lat_mem_tlb");
-		for (size_t k = 0; k + 1 < cp.nlevels && k < 3; k++) {
-			snprintf(key, sizeof key, "tlb%zu_reach_bytes", k + 1);
-			gp_profile_add(prof, key, cp.level[k].capacity, "bytes", method, "lat_mem_tlb");
-			snprintf(key, sizeof key, "tlb%zu_miss_cycles", k + 1);
-			gp_profile_add(prof, key, cp.level[k + 1].latency - cp.level[k].latency, "cycles", method,
-				       "lat_mem_tlb");
-			snprintf(key, sizeof key, "tlb%zu_step_t", k + 1);
-			gp_profile_add(prof, key, cp.level[k].step_t, "standard errors",
-				       "the miss step over its standard error (evidence)", "lat_mem_tlb");
+			return;
 		}
+		gp_profile_add(prof, "tlb1_reach_bytes", r.reach, "bytes", method, "lat_mem_tlb");
+		gp_profile_add(prof, "tlb1_miss_cycles", r.miss, "cycles", method, "lat_mem_tlb");
+		gp_profile_add(prof, "tlb1_step_t", r.miss_t, "standard errors",
+			       "the miss cost over its standard error (evidence)", "lat_mem_tlb");
 		return;
 	}
 }
@@ -258,9 +271,15 @@ static void lat_mem_report(FILE *md, const struct gp_table *t, const struct gp_t
 static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct gp_table *ref)
 {
 	static const char *const paths[] = { "cg", "default", "nc" };
+	int header = 0;
 
-	fprintf(md, "TLB: one slot per page-sized stride, random order; a step in latency past a footprint is "
-		    "that TLB's reach, its height the miss cost.\n");
+	fprintf(md, "TLB: one page-sized stride a slot, pages in random order. A TLB that holds the pages of "
+		    "R bytes hits on R / F of the loads over a footprint F > R, so the latency is hit + miss x "
+		    "max(0, 1 - R / F): flat up to the reach, then a ramp toward hit + miss. The fit (harness/reach.c) "
+		    "publishes a reach when the miss cost is at least %.0f standard errors and %.0f times the "
+		    "residual noise, with %d points at or below R and %d at %.0f R or beyond, every one of the "
+		    "first below every one of the second.\n\n",
+		GP_CP_MIN_T, GP_CP_MIN_NOISE, GP_REACH_MIN_POINTS, GP_REACH_MIN_POINTS, GP_REACH_FAR);
 	for (size_t p = 0; p < GP_ARRAY_SIZE(paths); p++) {
 		double strides[16];
 		size_t ns = 0;
@@ -274,8 +293,32 @@ static void lat_mem_tlb_report(FILE *md, const struct gp_table *t, const struct 
 			if (k == ns && ns < GP_ARRAY_SIZE(strides))
 				strides[ns++] = s;
 		}
-		for (size_t k = 0; k < ns; k++)
-			levels_md(md, t, NULL, paths[p], strides[k], "Page-stride chase", GP_CP_TLB_STEP);
+		for (size_t k = 0; k < ns; k++) {
+			struct gp_reach r;
+			size_t n;
+			char a[48];
+			if (tlb_reach(t, paths[p], strides[k], &r, &n))
+				continue;
+			if (!header++)
+				gp_md_header(md, "path", "stride", "footprints", "reach", "hit (cycles)", "miss (cycles)",
+					     "miss / std. error", "miss / noise", "noise (cycles)", "points <= R",
+					     "points >= 4 R", "apart", "detected");
+			gp_md_str(md, paths[p]);
+			gp_md_str(md, kib(a, sizeof a, strides[k]));
+			gp_md_num(md, (double)n);
+			snprintf(a, sizeof a, "%.0f MiB", r.reach / 1048576.0);
+			gp_md_str(md, a);
+			gp_md_num(md, r.supported ? r.hit : r.median);
+			gp_md_num(md, r.miss);
+			gp_md_num(md, r.miss_t);
+			gp_md_num(md, r.miss_noise);
+			gp_md_num(md, r.noise);
+			gp_md_num(md, (double)r.below);
+			gp_md_num(md, (double)r.far);
+			gp_md_str(md, r.separated ? "yes" : "no");
+			gp_md_str(md, r.supported ? "yes" : "none detected");
+			gp_md_end(md);
+		}
 	}
 	fputc('\n', md);
 }
