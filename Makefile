@@ -1,6 +1,6 @@
 # gpuprobe — plain Makefile, out-of-tree build in $(BUILD).
 #
-#   make                 bin/gpuprobe with its kernels for this machine's GPU (for every supported
+#   make                 bin/gpuprobe with its kernels for this machine's GPU, one job a core (for every supported
 #                        sm where there is none); make tests: the test programs as well
 #   make SM=all | SM=90  kernels for every supported sm / the sms named (mk/kernels.mk)
 #   make DEPS=.deps/root  use libcsv and cmocka unpacked outside the system paths (make deps)
