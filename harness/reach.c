@@ -1,22 +1,15 @@
 /* reach.c — the TLB model fit of reach.h: hit + miss * max(0, 1 - R / F), least squares. */
 #include "reach.h"
 #include "changepoint.h"
+#include "stats.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define REACH_TRIALS 512 /* trial reaches, log-spaced */
 
 /* hit and miss for one R: y = hit + miss * u, u = max(0, 1 - R / F). The residual sum of squares,
  * or INFINITY where every u is 0 (no point past R). det: n * sum(u^2) - sum(u)^2. */
-static int cmp_double(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double fit_at(const double *fp, const double *lat, size_t n, double R, double *hit, double *miss, double *det)
 {
 	double su = 0, suu = 0, sy = 0, suy = 0, rss = 0;
@@ -80,13 +73,10 @@ int gp_reach_fit(const double *footprint, const double *latency, size_t n, struc
 	}
 	r->separated = below_max < far_min;
 	{
-		double *v = malloc(n * sizeof *v);
-		if (!v)
+		struct gp_stats st;
+		if (gp_stats(latency, n, &st))
 			return -1;
-		memcpy(v, latency, n * sizeof *v);
-		qsort(v, n, sizeof *v, cmp_double);
-		r->median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-		free(v);
+		r->median = st.median;
 	}
 	r->supported = r->miss_t >= GP_CP_MIN_T && r->miss_noise >= GP_CP_MIN_NOISE && r->separated &&
 		       r->below >= GP_REACH_MIN_POINTS && r->far >= GP_REACH_MIN_POINTS;

@@ -83,7 +83,8 @@ static void test_overlapping_sides_are_not_a_reach(void **state)
 	assert_false(r.supported);
 }
 
-/* results/h100-80gb-hbm3/20261125-020819 (b8c2c74), lat_mem_tlb, cg path, 2 MiB stride: flat at
+/* An uncommitted H100 run, 20261125-020819 at b8c2c74 (results/README.md), lat_mem_tlb, cg path,
+ * 2 MiB stride: flat at
  * 285 cycles to 256 MiB, then a ramp to 294.8 at 8 GiB. The change-point levels published no
  * reach for this curve (its upper side is a ramp, never a plateau) and one for a curve of the
  * same card two minutes later. */
