@@ -317,8 +317,8 @@ static const struct gp_probe tput_atomic_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_atomic, .setup = tput_atomic_setup,
 	.before = tput_atomic_before, .finish = tput_atomic_finish, .primary = "time_ms",
 	.ctx_size = sizeof(struct tput_atomic),
-	/* A repetition on every placement of the global slots (atomic_shape.h). */
-	.min_reps = ATOM_PLACEMENTS,
+	/* Two repetitions on every placement of the global slots (atomic_shape.h). */
+	.min_reps = 2 * ATOM_PLACEMENTS,
 };
 
 GP_EXP_PROBE(tput_atomic, tput_atomic_params, tput_atomic_cols, &tput_atomic_probe);

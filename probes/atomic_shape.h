@@ -22,7 +22,7 @@
  * allocation (gp_meas_placements), and the row's median is over them all; where the addresses
  * span more than ATOM_PLACE_MAX_BYTES (layout=lines) they cover the slices evenly anyway and one
  * copy serves. */
-#define ATOM_PLACEMENTS 64
+#define ATOM_PLACEMENTS 16
 #define ATOM_PLACE_MAX_BYTES (4u << 20)
 
 /* Words of a latency kernel's result: the chain's last value, the slot's last value, cycles,

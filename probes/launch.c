@@ -8,10 +8,7 @@
  * gp_now, launch to the end of the wait), issue time (the launch calls alone), GPU time per
  * launch (events around the launches) and, from %globaltimer stamps the kernels write, the gap
  * between one kernel's end and the next one's start and a kernel's own span. Runs on a blocking
- * stream of its own (ordered after the harness's poisoning on the default stream, and capturable):
- * each repetition takes the next of LAUNCH_STREAMS, so the row's median is over the hardware
- * channels the driver maps them to rather than one (a process's GPU time per back-to-back kernel
- * on one stream was 1.87-1.91 or 2.07-2.11 us, by process, on one H100).
+ * stream of its own (ordered after the harness's poisoning on the default stream, and capturable).
  * A launch takes some time, and the GPU cannot leave more time between two kernels than the host
  * spent per launch: either violated means broken timing. */
 #include "gp.h"
@@ -29,7 +26,6 @@ enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
 
 #define GATE_TIMEOUT_NS 200000000ull /* the gate lets the launches through after 0.2 s regardless */
 #define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
-#define LAUNCH_STREAMS 8             /* streams taken in turn, a repetition each (twice: min_reps) */
 
 static const struct gp_param launch_params[] = {
 	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
@@ -47,8 +43,7 @@ static const char *const launch_cols[] = {
 };
 
 struct launch {
-	CUstream streams[LAUNCH_STREAMS];
-	CUstream stream; /* this repetition's */
+	CUstream stream;
 	CUevent e0, e1;
 	CUgraph graph;
 	CUgraphExec exec;
@@ -177,9 +172,7 @@ static int launch_setup(struct gp_meas *m)
 		gp_meas_str(m, "host_us_p50", "");
 	if (x->mode == LAUNCH_GRAPH)
 		gp_meas_str(m, "issue_us_p50", "");
-	for (int i = 0; i < LAUNCH_STREAMS; i++)
-		GP_CU(cuStreamCreate(&x->streams[i], CU_STREAM_DEFAULT));
-	x->stream = x->streams[0];
+	GP_CU(cuStreamCreate(&x->stream, CU_STREAM_DEFAULT));
 	if (gp_events_new(&x->e0, &x->e1))
 		return GP_ECUDA;
 	return x->mode == LAUNCH_GRAPH ? launch_capture(m, x) : 0;
@@ -194,7 +187,6 @@ static int launch_rep(struct gp_meas *m)
 
 	x->issue = 0;
 	x->queued = x->n;
-	x->stream = x->streams[((m->rep % LAUNCH_STREAMS) + LAUNCH_STREAMS) % LAUNCH_STREAMS];
 	if (x->mode == LAUNCH_QUEUED && launch_gate_close(x))
 		goto error;
 	x->t0 = gp_now();
@@ -301,9 +293,8 @@ static void launch_cleanup(struct gp_meas *m)
 	if (x->graph)
 		gp_cu.cuGraphDestroy(x->graph);
 	gp_events_free(x->e0, x->e1);
-	for (int i = 0; i < LAUNCH_STREAMS; i++)
-		if (x->streams[i])
-			gp_cu.cuStreamDestroy(x->streams[i]);
+	if (x->stream)
+		gp_cu.cuStreamDestroy(x->stream);
 	if (x->go)
 		gp_cu.cuMemFreeHost(x->go);
 }
@@ -311,7 +302,7 @@ static void launch_cleanup(struct gp_meas *m)
 static const struct gp_probe launch_probe = {
 	.runner = GP_RUN_SYNC, .image = gp_image_probes_launch, .setup = launch_setup, .launch = launch_rep,
 	.sample = launch_sample, .finish = launch_finish, .cleanup = launch_cleanup,
-	.primary = "host_us_per_launch", .ctx_size = sizeof(struct launch), .min_reps = 2 * LAUNCH_STREAMS,
+	.primary = "host_us_per_launch", .ctx_size = sizeof(struct launch),
 };
 
 GP_EXP_PROBE(lat_launch, launch_params, launch_cols, &launch_probe);

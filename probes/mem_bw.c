@@ -347,8 +347,8 @@ static const char *const bw_hbm_cols[] = {
 /* l2_read: the footprint's rate depends on the L2 slices its lines hash to, which its physical
  * pages decide (7.09-7.47 TB/s in one-footprint runs on H100s, each steady within 0.7 %): each
  * repetition reads the next of HBM_L2_PLACEMENTS copies spread over one allocation
- * (gp_meas_placements), the median over them all; a repetition each (min_reps). */
-#define HBM_L2_PLACEMENTS 32
+ * (gp_meas_placements), the median over them all; two repetitions each (min_reps). */
+#define HBM_L2_PLACEMENTS 10
 
 /* In the order of the op parameter's names; the reads first. */
 enum hbm_op { HBM_L2_READ, HBM_READ, HBM_WRITE, HBM_COPY, HBM_DTOD };
@@ -536,9 +536,9 @@ static void bw_hbm_finish(struct gp_meas *m)
 static const struct gp_probe bw_hbm_probe = {
 	.runner = GP_RUN_EVENT, .image = gp_image_probes_mem, .setup = bw_hbm_setup, .before = bw_hbm_before,
 	.launch = bw_hbm_launch, .finish = bw_hbm_finish, .primary = "time_ms", .ctx_size = sizeof(struct hbm),
-	/* a few ms each; the write, copy and DtoD times can be bimodal: a steady best; l2_read: one
+	/* a few ms each; the write, copy and DtoD times can be bimodal: a steady best; l2_read: two
 	 * on each placement */
-	.min_reps = HBM_L2_PLACEMENTS,
+	.min_reps = 2 * HBM_L2_PLACEMENTS,
 };
 
 GP_EXP_PROBE(bw_hbm, bw_hbm_params, bw_hbm_cols, &bw_hbm_probe);
