@@ -206,23 +206,6 @@ int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison)
 	return 0;
 }
 
-size_t gp_place_stride(size_t bytes, unsigned nplace, size_t mem_bytes)
-{
-	const size_t min = (bytes + GP_PLACE_ALIGN - 1) / GP_PLACE_ALIGN;
-	const size_t span = mem_bytes / 8 < GP_PLACE_SPAN ? mem_bytes / 8 : GP_PLACE_SPAN;
-	size_t pages = nplace > 1 ? span / nplace / GP_PLACE_ALIGN : min;
-
-	if (pages % 2 == 0 && pages > 1)
-		pages--;
-	return (pages > min ? pages : min) * GP_PLACE_ALIGN;
-}
-
-int gp_meas_placements(struct gp_meas *m, CUdeviceptr *d, size_t bytes, unsigned nplace, size_t *stride)
-{
-	*stride = gp_place_stride(bytes, nplace, m->dev->mem_bytes);
-	return gp_meas_buf_fit(m, d, *stride * (nplace ? nplace - 1 : 0) + bytes, GP_NO_POISON);
-}
-
 int gp_meas_resident(struct gp_meas *m, int threads, int blocks_per_sm)
 {
 	int resident = 0;

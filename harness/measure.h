@@ -118,16 +118,6 @@ int gp_meas_buf(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
 /* The same for a size the sweep chose: one larger than the device's memory or than what is free
  * makes the point n/a (returns 1, the caller returns 0 from setup). */
 int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison);
-/* Copies of a buffer whose rate depends on the physical pages under it (the L2 slices its lines
- * hash to, which the address bits above the 2 MiB page decide): one allocation holding nplace
- * copies of `bytes`, each GP_PLACE_ALIGN-aligned, *stride apart, spread over up to GP_PLACE_SPAN
- * bytes (an eighth of the device's memory at most) so that the copies differ in many page bits,
- * not only the few that consecutive pages do; the stride is an odd number of pages. Not
- * poisoned. As gp_meas_buf_fit: 1 with the point n/a where it does not fit. */
-#define GP_PLACE_ALIGN (2ull << 20)
-#define GP_PLACE_SPAN (4ull << 30)
-size_t gp_place_stride(size_t bytes, unsigned nplace, size_t mem_bytes);
-int gp_meas_placements(struct gp_meas *m, CUdeviceptr *d, size_t bytes, unsigned nplace, size_t *stride);
 /* After gp_meas_kernel: a point asking for more blocks of `threads` per SM than the kernel can
  * keep resident is n/a (returns 1, the caller returns 0 from setup): its rate would be of fewer
  * warps than the row says. */

@@ -129,8 +129,7 @@ struct tput_atomic {
 	CUdeviceptr place;        /* global: ATOM_PLACEMENTS copies of the slots, pstride apart */
 	size_t gbytes, pstride;
 	unsigned nplace, cur;     /* copies; the one the last repetition used */
-	const void *h_slots;      /* the global slots of the last copy used, or each block's shared slots */
-	void *h_place;            /* global: the host copy h_slots points at */
+	const void *h_slots;      /* global slots (every copy) or each block's shared slots */
 	const uint64_t *h_acc;
 	int shared, red, trips, threads;
 	unsigned k, stride, blocks, naddr; /* naddr: per block for shared, in the grid for global */
@@ -176,19 +175,16 @@ static int tput_buffers(struct gp_meas *m, struct tput_atomic *c)
 
 	c->gbytes = c->shared ? 8 : (size_t)c->naddr * c->stride * w;
 	c->nplace = c->shared || c->gbytes > ATOM_PLACE_MAX_BYTES ? 1 : ATOM_PLACEMENTS;
+	c->pstride = (c->gbytes + ATOM_PLACE_ALIGN - 1) / ATOM_PLACE_ALIGN * ATOM_PLACE_ALIGN;
 	gp_meas_int(m, "placements", c->nplace);
-	if (gp_meas_placements(m, &c->place, c->gbytes, c->nplace, &c->pstride))
+	if (gp_meas_buf_fit(m, &c->place, c->pstride * c->nplace, GP_NO_POISON))
 		return 0;
 	c->g = c->place;
 	if ((rc = gp_meas_buf(m, &c->fin, fbytes, GP_POISON_NAN)) ||
 	    (rc = gp_meas_buf(m, &c->acc, c->nthr * sizeof(uint64_t), GP_POISON_NAN)))
 		return rc;
-	/* shared: each block's slots, read back after the last repetition; global: the copy the last
-	 * repetition used, downloaded in finish (the others lie far apart in a large allocation) */
-	if (c->shared)
-		c->h_slots = gp_meas_readback(m, c->fin, fbytes, GP_LAST_REP);
-	else if (!(c->h_slots = c->h_place = gp_meas_host(m, c->gbytes)))
-		return GP_EFAIL;
+	c->h_slots = gp_meas_readback(m, c->shared ? c->fin : c->place, c->shared ? fbytes : c->pstride * c->nplace,
+				      GP_LAST_REP);
 	c->h_acc = gp_meas_readback(m, c->acc, c->nthr * sizeof(uint64_t), GP_LAST_REP);
 	gp_meas_launch(m, c->blocks, (unsigned)c->threads, 0);
 	gp_meas_args(m, &c->g, &c->acc, &c->fin, &c->trips, &c->k, &c->stride, &c->one, gp_meas_clock(m));
@@ -243,7 +239,7 @@ error:
 
 static uint64_t slot_bits(const struct tput_atomic *c, size_t i)
 {
-	const char *h = c->h_slots;
+	const char *h = (const char *)c->h_slots + (c->shared ? 0 : c->cur * c->pstride);
 
 	if (gp_atomic_bytes(c->a) == 8)
 		return ((const uint64_t *)h)[i];
@@ -286,10 +282,6 @@ static void tput_check(struct gp_meas *m, const struct tput_atomic *c)
 
 	if (!c->h_slots || !c->h_acc) {
 		gp_meas_fail(m, "no host memory for the read-back");
-		return;
-	}
-	if (!c->shared && gp_download(c->h_place, c->g, c->gbytes)) {
-		gp_meas_fail(m, "the slots of placement %u could not be read back", c->cur);
 		return;
 	}
 	for (unsigned d = 0; d < domains; d++)

@@ -18,11 +18,12 @@
 /* tput global points: the addresses' rate depends on the L2 slices their lines hash to, which
  * the physical pages under them decide (steady levels by offset into one allocation, the same in
  * every process: docs/DESIGN.md, "Repetitions that stop on noise"). So each repetition takes the
- * next of ATOM_PLACEMENTS copies of the addresses, spread page-aligned over gigabytes of one
- * allocation (gp_meas_placements), and the row's median is over them all; where the addresses
- * span more than ATOM_PLACE_MAX_BYTES (layout=lines) they cover the slices evenly anyway and one
- * copy serves. */
+ * next of ATOM_PLACEMENTS copies of the addresses, ATOM_PLACE_ALIGN-aligned and that far apart at
+ * least, in one allocation, and the row's median is over them all; where the addresses span more
+ * than ATOM_PLACE_MAX_BYTES (layout=lines) they cover the slices evenly anyway and one copy
+ * serves. */
 #define ATOM_PLACEMENTS 16
+#define ATOM_PLACE_ALIGN (2u << 20)
 #define ATOM_PLACE_MAX_BYTES (4u << 20)
 
 /* Words of a latency kernel's result: the chain's last value, the slot's last value, cycles,

@@ -336,7 +336,7 @@ static const struct gp_param bw_hbm_params[] = {
 };
 
 static const char *const bw_hbm_cols[] = {
-	"op", "level", "pattern", "footprint_bytes", "stride_bytes", "passes", "placements", "bytes_moved", "time_ms_min",
+	"op", "level", "pattern", "footprint_bytes", "stride_bytes", "passes", "bytes_moved", "time_ms_min",
 	"time_ms", "time_ms_max", "spread", "bandwidth_GBps", "best_GBps", "ceiling_GBps", "pct_of_ceiling",
 	"clock_MHz", "status",
 };
@@ -344,21 +344,12 @@ static const char *const bw_hbm_cols[] = {
 #define HBM_THREADS 256
 #define L2_READ_TOTAL (16ull << 30) /* bytes read per l2_read launch: a few ms */
 #define HBM_PATTERN 0x5a5a5a5au     /* what hbm_write stores */
-/* l2_read: the footprint's rate depends on the L2 slices its lines hash to, which its physical
- * pages decide (7.09-7.47 TB/s in one-footprint runs on H100s, each steady within 0.7 %): each
- * repetition reads the next of HBM_L2_PLACEMENTS copies spread over one allocation
- * (gp_meas_placements), the median over them all; two repetitions each (min_reps). */
-#define HBM_L2_PLACEMENTS 10
 
 /* In the order of the op parameter's names; the reads first. */
 enum hbm_op { HBM_L2_READ, HBM_READ, HBM_WRITE, HBM_COPY, HBM_DTOD };
 
 struct hbm {
-	struct bw b;     /* buf: the source, filled (also what write overwrites); l2_read: the
-			  * placement this repetition reads */
-	CUdeviceptr pool; /* l2_read: nplace copies of the footprint, pstride apart */
-	size_t pstride;
-	unsigned nplace;
+	struct bw b;     /* buf: the source, filled (also what write overwrites) */
 	CUdeviceptr dst; /* write: buf itself; copy, dtod: a second buffer */
 	long long n16;   /* HBM_VEC_BYTES vectors in the buffer */
 	int passes, cg;
@@ -392,7 +383,6 @@ static void hbm_cells(struct gp_meas *m, const struct hbm *h, int l2, int two)
 	gp_meas_int(m, "footprint_bytes", (long long)h->bytes * (two ? 2 : 1));
 	gp_meas_int(m, "stride_bytes", (long long)h->b.nthr * HBM_VEC_BYTES);
 	gp_meas_int(m, "passes", h->passes);
-	gp_meas_int(m, "placements", h->nplace);
 	gp_meas_num(m, "bytes_moved", h->b.bytes);
 	gp_meas_num(m, "ceiling_GBps", hbm_ceiling(m, l2, NAN));
 }
@@ -402,31 +392,13 @@ static int hbm_buffers(struct gp_meas *m, struct hbm *h, int two)
 {
 	int rc;
 
-	if (h->op == HBM_L2_READ) {
-		if (gp_meas_placements(m, &h->pool, h->bytes, h->nplace, &h->pstride))
-			return 0;
-		for (unsigned i = 0; i < h->nplace; i++)
-			GP_CU(cuMemsetD8(h->pool + i * h->pstride, FILL_BYTE, h->bytes));
-		h->b.buf = h->pool;
-	} else if ((rc = fill_buf(m, &h->b.buf, h->bytes)) || !gp_meas_ok(m) ||
-		   (two && gp_meas_buf_fit(m, &h->dst, h->bytes, GP_NO_POISON)))
+	if ((rc = fill_buf(m, &h->b.buf, h->bytes)) || !gp_meas_ok(m) ||
+	    (two && gp_meas_buf_fit(m, &h->dst, h->bytes, GP_NO_POISON)))
 		return rc;
 	if (h->op == HBM_WRITE)
 		h->dst = h->b.buf; /* written in place */
 	if (h->op <= HBM_READ && !gp_meas_buf_fit(m, &h->b.out, h->b.nthr * 4, GP_NO_POISON))
 		h->b.h_out = gp_meas_readback(m, h->b.out, h->b.nthr * 4, GP_LAST_REP);
-	return 0;
-error:
-	return GP_ECUDA;
-}
-
-/* l2_read: this repetition's placement (warm-up included), which the kernel's argument names. */
-static int bw_hbm_before(struct gp_meas *m)
-{
-	struct hbm *h = m->ctx;
-
-	if (h->op == HBM_L2_READ)
-		h->b.buf = h->pool + (size_t)(((m->rep % (int)h->nplace) + (int)h->nplace) % (int)h->nplace) * h->pstride;
 	return 0;
 }
 
@@ -465,7 +437,6 @@ static int bw_hbm_setup(struct gp_meas *m)
 	h->bytes = (size_t)gp_meas_param(m, l2 ? "l2_footprint" : "bytes") / HBM_VEC_BYTES * HBM_VEC_BYTES;
 	h->n16 = (long long)(h->bytes / HBM_VEC_BYTES);
 	h->passes = l2 ? (int)(L2_READ_TOTAL / h->bytes > 0 ? L2_READ_TOTAL / h->bytes : 1) : 1;
-	h->nplace = l2 ? HBM_L2_PLACEMENTS : 1;
 	h->cg = l2;
 	h->pattern = HBM_PATTERN;
 	h->b.nthr = (size_t)blocks * HBM_THREADS;
@@ -534,11 +505,9 @@ static void bw_hbm_finish(struct gp_meas *m)
 }
 
 static const struct gp_probe bw_hbm_probe = {
-	.runner = GP_RUN_EVENT, .image = gp_image_probes_mem, .setup = bw_hbm_setup, .before = bw_hbm_before,
-	.launch = bw_hbm_launch, .finish = bw_hbm_finish, .primary = "time_ms", .ctx_size = sizeof(struct hbm),
-	/* a few ms each; the write, copy and DtoD times can be bimodal: a steady best; l2_read: two
-	 * on each placement */
-	.min_reps = 2 * HBM_L2_PLACEMENTS,
+	.runner = GP_RUN_EVENT, .image = gp_image_probes_mem, .setup = bw_hbm_setup, .launch = bw_hbm_launch,
+	.finish = bw_hbm_finish, .primary = "time_ms", .ctx_size = sizeof(struct hbm),
+	.min_reps = 20, /* a few ms each; the write, copy and DtoD times can be bimodal: a steady best */
 };
 
 GP_EXP_PROBE(bw_hbm, bw_hbm_params, bw_hbm_cols, &bw_hbm_probe);
