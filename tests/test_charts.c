@@ -47,7 +47,7 @@ static const struct run_case runs[] = {
 	{ "results/h100-80gb-hbm3/20261123-170650", "paper: sgemm_shapes/occupancy/lda, dgemm", 4,
 	  { { "sgemm_occupancy", "m = n = k = 3072" }, { "sgemm_occupancy", "cuBLAS" }, { "sgemm_shapes", "4ww4w" } } },
 	{ "results/h100-80gb-hbm3/20261123-183015", "paper: sgemm_shapes", 1, { { "sgemm_shapes", "sgemm_43_tc3xtf32_128x256" } } },
-	{ "results/h100-80gb-hbm3/20261124-062659", "paper suite: throughput, stall, bank, register-bank and the rest", 27,
+	{ "results/h100-80gb-hbm3/20261125-031915", "paper suite (make paper, 540 s at 197bfe8)", 40,
 	  { { "regbank_ffma", "reuse on every source" } } },
 	{ "results/h100-80gb-hbm3/20261123-184704", "paper: memory latency and bandwidth", 6, { { NULL } } },
 	{ "results/h100-80gb-hbm3/20261123-184839", "paper: lat_ffma", 1, { { NULL } } },

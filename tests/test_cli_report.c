@@ -408,7 +408,7 @@ static void test_report_regbank_faulted_warps(void **state)
 	struct gp_table *t;
 	size_t added = 0;
 
-	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261124-062659", *state, run, sizeof run) > 20);
+	assert_true(copy_committed_csvs("results/h100-80gb-hbm3/20261125-031915", *state, run, sizeof run) > 20);
 	snprintf(path, sizeof path, "%s/regbank_ffma.csv", run);
 	t = gp_table_load(path, err, sizeof err);
 	if (!t)
