@@ -25,7 +25,7 @@
 	X(cuGraphExecDestroy) X(cuGraphDestroy) X(cuOccupancyMaxActiveClusters)                     \
 	X(cuMemAllocHost) X(cuMemFreeHost) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)             \
 	X(cuDeviceGetPCIBusId) X(cuDeviceGetP2PAttribute) X(cuDeviceCanAccessPeer)                   \
-	X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync)
+	X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) X(cuCtxCreate) X(cuCtxDestroy)
 
 #define GP_CU_MEMBER(fn) __typeof__(fn) *fn;
 struct gp_cu {

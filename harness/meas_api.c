@@ -206,6 +206,17 @@ int gp_meas_buf_fit(struct gp_meas *m, CUdeviceptr *d, size_t bytes, int poison)
 	return 0;
 }
 
+void gp_meas_contexts(struct gp_meas *m, int n)
+{
+	if (m->priv->context_at == 0)
+		m->priv->contexts = n < 1 ? 1 : n > GP_MAX_CONTEXTS ? GP_MAX_CONTEXTS : n;
+}
+
+int gp_meas_context(const struct gp_meas *m)
+{
+	return m->priv->context_at;
+}
+
 int gp_meas_resident(struct gp_meas *m, int threads, int blocks_per_sm)
 {
 	int resident = 0;

@@ -105,7 +105,7 @@ static int enough(struct gp_meas *m, double t0)
 
 	if (m->rep < m->reps)
 		return 0;
-	if (m->cap <= m->reps) {
+	if (m->cap <= m->reps || p->contexts > 1) {
 		snprintf(p->stop, sizeof p->stop, "fixed count");
 		return 1;
 	}
@@ -221,7 +221,9 @@ double gp_meas_clock_after(struct gp_device *dev)
 	return mhz;
 }
 
-static void release(struct gp_meas *m)
+/* What a point holds on the device and for it (the probe's clean-up, buffers, modules, host
+ * memory), not its samples, cells or status. */
+static void release_resources(struct gp_meas *m)
 {
 	struct gp_meas_priv *p = m->priv;
 
@@ -235,6 +237,16 @@ static void release(struct gp_meas *m)
 		gp_cu.cuModuleUnload(p->modules[i]);
 	for (size_t i = 0; i < p->nhost; i++)
 		free(p->host[i]);
+	p->nbufs = p->nmodules = p->nhost = 0;
+	p->d_clock = 0;
+	p->clock = NULL;
+}
+
+static void release(struct gp_meas *m)
+{
+	struct gp_meas_priv *p = m->priv;
+
+	release_resources(m);
 	for (size_t i = 0; i < p->nmetrics; i++)
 		free(p->metrics[i].v);
 	free(m->ctx);
@@ -280,8 +292,60 @@ const char *gp_expected_fault(const struct gp_exp_impl *im, const struct gp_poin
 	return im->probe && im->probe->expect_fault ? im->probe->expect_fault(pt) : NULL;
 }
 
+/* gp_meas_contexts: the share of the repetitions in the setup's context, then in each fresh
+ * one: made current with a module cache of its own (the device's is the run's context's), the
+ * previous one's resources released and it destroyed, the probe's state zeroed and set up
+ * again. The last fresh context stays current for finish(); *fresh is it (NULL: none). */
+static int context_repetitions(struct gp_meas *m, CUcontext *fresh)
+{
+	struct gp_device *d = m->dev;
+	struct gp_meas_priv *p = m->priv;
+	const int n = p->contexts, share = (m->reps + n - 1) / n;
+	int total, rc;
+
+	m->cap = share * n > m->cap ? share * n : m->cap;
+	m->reps = share;
+	if ((rc = gp_meas_repetitions(m)))
+		return rc;
+	total = m->reps;
+	for (p->context_at = 1; p->context_at < n && !p->na && !p->failed; p->context_at++) {
+		release_resources(m);
+		if (*fresh)
+			gp_cu.cuCtxDestroy(*fresh);
+		*fresh = NULL;
+		d->nmodules = 0;
+		GP_CU(cuCtxCreate(fresh, NULL, 0, d->dev));
+		memset(m->ctx, 0, m->probe->ctx_size);
+		m->fn = NULL;
+		if ((rc = m->probe->setup(m)) || p->na || p->failed || (m->reps = share, rc = gp_meas_repetitions(m)))
+			break;
+		total += m->reps;
+	}
+	m->reps = total;
+	if (!rc) {
+		const size_t used = strlen(p->stop);
+		snprintf(p->stop + used, sizeof p->stop - used, "; over %d contexts", p->context_at);
+	}
+	return p->nomem ? GP_EFAIL : rc;
+error:
+	return GP_ECUDA;
+}
+
+/* Back to the run's context and its module cache after fresh ones. */
+static void context_end(struct gp_device *d, CUcontext fresh, const struct gp_device *saved)
+{
+	if (fresh)
+		gp_cu.cuCtxDestroy(fresh);
+	gp_cu.cuCtxSetCurrent(d->ctx);
+	memcpy(d->modules, saved->modules, sizeof d->modules);
+	d->nmodules = saved->nmodules;
+}
+
 int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp_point *pt, struct gp_table *t)
 {
+	struct gp_device saved; /* the run's module cache while fresh contexts are current */
+	CUcontext fresh = NULL;
+	int swapped = 0;
 	const struct gp_probe *pr = im->probe;
 	const int reps = pr && pr->min_reps > run->reps ? pr->min_reps : run->reps;
 	struct gp_meas m = { .run = run, .dev = run->dev, .pt = pt, .probe = pr, .reps = reps,
@@ -300,7 +364,13 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 	if (!rc && !m.priv->na && !m.priv->failed) {
 		gp_nvml_open(m.dev->uuid, NULL, 0);
 		gp_nvml_sample(&m.priv->before);
-		rc = gp_meas_repetitions(&m);
+		if (m.priv->contexts > 1 && !m.priv->nmetrics) {
+			memcpy(saved.modules, m.dev->modules, sizeof saved.modules);
+			saved.nmodules = m.dev->nmodules;
+			swapped = 1;
+			rc = context_repetitions(&m, &fresh);
+		} else
+			rc = gp_meas_repetitions(&m);
 		gp_nvml_sample(&m.priv->after);
 		if (!rc && m.priv->nomem)
 			rc = GP_EFAIL;
@@ -323,6 +393,8 @@ int gp_measure(struct gp_run *run, const struct gp_exp_impl *im, const struct gp
 			rc = gp_meas_ok(&m) || m.priv->na ? 0 : GP_EVALID;
 	}
 	release(&m);
+	if (swapped)
+		context_end(m.dev, fresh, &saved);
 	return rc;
 }
 

@@ -101,6 +101,18 @@ struct gp_meas {
 };
 
 /* ---- setup */
+/* Spread the repetitions over n contexts: the setup's own (the run's) and n - 1 fresh ones, each
+ * made for the purpose, set up again (setup() runs in each: its buffers are new allocations there)
+ * and destroyed after its share, the row's statistics over them all; the last context's read-back
+ * is what finish() checks. For a rate that a context's state decides and that stays steady
+ * within it (the L2 read of a small footprint: 6.8-7.4 TB/s from one context to the next in one
+ * process on an H100, each within 0.5 %), so that the row is the GPU's rather than one
+ * context's. Call it in setup() before anything is sampled; at most GP_MAX_CONTEXTS. */
+#define GP_MAX_CONTEXTS 16
+void gp_meas_contexts(struct gp_meas *m, int n);
+/* Which of them is in hand (0: the run's own), and how many. */
+int gp_meas_context(const struct gp_meas *m);
+
 /* The kernel `name` from the probe's image (printf-style name). */
 int gp_meas_kernel(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The kernel `name` from a module image only this point uses (a patched cubin); unloaded after. */

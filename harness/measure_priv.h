@@ -54,6 +54,8 @@ struct gp_meas_priv {
 	char status[512];
 	int na, failed;
 	int skip; /* gp_meas_skip: no row */
+	int contexts; /* gp_meas_contexts: repetitions spread over this many contexts */
+	int context_at; /* the one in hand */
 	int nomem; /* a bookkeeping table overflowed: internal error */
 };
 

@@ -177,6 +177,8 @@ static int tput_buffers(struct gp_meas *m, struct tput_atomic *c)
 	c->nplace = c->shared || c->gbytes > ATOM_PLACE_MAX_BYTES ? 1 : ATOM_PLACEMENTS;
 	c->pstride = (c->gbytes + ATOM_PLACE_ALIGN - 1) / ATOM_PLACE_ALIGN * ATOM_PLACE_ALIGN;
 	gp_meas_int(m, "placements", c->nplace);
+	if (c->nplace > 1)
+		gp_meas_contexts(m, ATOM_CONTEXTS);
 	if (gp_meas_buf_fit(m, &c->place, c->pstride * c->nplace, GP_NO_POISON))
 		return 0;
 	c->g = c->place;

@@ -311,6 +311,34 @@ static void test_probe_min_reps(void **state)
 	result_free(&r);
 }
 
+/* A point whose rate a context's state decides spreads its repetitions over fresh contexts
+ * (gp_meas_contexts: bw_hbm's l2_read over 8), and the row says so; the run's own context and
+ * module cache are back for the next point (the HBM read after it, one context as before). The
+ * stub runs no kernel, so both rows fail their checks (exit 5): only the repetitions are tested. */
+static void test_point_over_contexts(void **state)
+{
+	char root[PATH_MAX], suite[PATH_MAX], *dir;
+	struct gp_table *t;
+	struct result r;
+
+	NEED_STUB();
+	snprintf(root, sizeof root, "%s/results", (char *)*state);
+	snprintf(suite, sizeof suite, "%s/l2.csv", (char *)*state);
+	write_file(suite, "experiment,parameter,values\nbw_hbm,op,l2_read read\nbw_hbm,bytes,1073741824\n"
+			  "bw_hbm,l2_footprint,65536\n");
+	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "2", "--warmup", "1", "--out", root);
+	dir = run_dir_of(&r, root);
+	t = load(dir, "bw_hbm.csv");
+	assert_int_equal(t->nrows, 2);
+	assert_string_equal(gp_table_get(t, 0, "op"), "l2_read");
+	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count; over 8 contexts");
+	assert_string_equal(gp_table_get(t, 1, "op"), "read");
+	assert_string_equal(gp_table_get(t, 1, "reps_stop"), "fixed count");
+	gp_table_free(t);
+	free(dir);
+	result_free(&r);
+}
+
 /* The stdout lines of a multi-GPU run: one run directory each, in order. */
 static int out_lines(const struct result *r, char lines[][PATH_MAX], int max)
 {
@@ -391,7 +419,7 @@ int main(void)
 		T(test_watchdog_bounds_a_point),
 		T(test_run_dir_naming),
 		T(test_no_gpu_through_stub),
-		T(test_probe_min_reps),
+		T(test_probe_min_reps), T(test_point_over_contexts),
 		T(test_device_all_through_stub),
 	};
 

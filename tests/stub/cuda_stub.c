@@ -212,6 +212,18 @@ CUresult cuCtxSetCurrent(CUcontext c)
 	return CUDA_SUCCESS;
 }
 
+/* Fresh contexts (gp_meas_contexts) are the one context again: the stub keeps no state per context. */
+CUresult cuCtxCreate(CUcontext *c, CUctxCreateParams *params, unsigned int flags, CUdevice d)
+{
+	*c = (CUcontext)&context;
+	return sticky;
+}
+
+CUresult cuCtxDestroy(CUcontext c)
+{
+	return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSynchronize(void)
 {
 	return sticky;
