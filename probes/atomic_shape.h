@@ -25,8 +25,9 @@
 #define ATOM_PLACEMENTS 16
 #define ATOM_PLACE_ALIGN (2u << 20)
 #define ATOM_PLACE_MAX_BYTES (4u << 20)
-/* ... and those repetitions spread over this many contexts (gp_meas_contexts), whose allocations
- * land elsewhere: within one context the copies' rates stay near the levels its pages give. */
+/* ... and those repetitions spread over this many contexts (gp_meas_contexts), each with copies
+ * of its own: the median over one context's 16 moved 2-5 % between default runs on H100s, over
+ * four contexts' 32 within 0.8 % (docs/DESIGN.md, "Points over several contexts"). */
 #define ATOM_CONTEXTS 4
 
 /* Words of a latency kernel's result: the chain's last value, the slot's last value, cycles,
