@@ -346,7 +346,7 @@ static const char *const bw_hbm_cols[] = {
 #define HBM_PATTERN 0x5a5a5a5au     /* what hbm_write stores */
 /* l2_read: the footprint's rate is steady within a context and differs from one to the next
  * (6.8-7.4 TB/s over 24 contexts on one H100), so its repetitions are spread over this many. */
-#define HBM_L2_CONTEXTS 8
+#define HBM_L2_CONTEXTS 16
 
 /* In the order of the op parameter's names; the reads first. */
 enum hbm_op { HBM_L2_READ, HBM_READ, HBM_WRITE, HBM_COPY, HBM_DTOD };

@@ -312,7 +312,7 @@ static void test_probe_min_reps(void **state)
 }
 
 /* A point whose rate a context's state decides spreads its repetitions over fresh contexts
- * (gp_meas_contexts: bw_hbm's l2_read over 8), and the row says so; the run's own context and
+ * (gp_meas_contexts: bw_hbm's l2_read over 16), and the row says so; the run's own context and
  * module cache are back for the next point (the HBM read after it, one context as before). The
  * stub runs no kernel, so both rows fail their checks (exit 5): only the repetitions are tested. */
 static void test_point_over_contexts(void **state)
@@ -331,7 +331,7 @@ static void test_point_over_contexts(void **state)
 	t = load(dir, "bw_hbm.csv");
 	assert_int_equal(t->nrows, 2);
 	assert_string_equal(gp_table_get(t, 0, "op"), "l2_read");
-	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count; over 8 contexts");
+	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count; over 16 contexts");
 	assert_string_equal(gp_table_get(t, 1, "op"), "read");
 	assert_string_equal(gp_table_get(t, 1, "reps_stop"), "fixed count");
 	gp_table_free(t);
