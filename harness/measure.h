@@ -107,7 +107,9 @@ struct gp_meas {
  * is what finish() checks. For a rate that a context's state decides and that stays steady
  * within it (the L2 read of a small footprint: 6.8-7.4 TB/s from one context to the next in one
  * process on an H100, each within 0.5 %), so that the row is the GPU's rather than one
- * context's. Call it in setup() before anything is sampled; at most GP_MAX_CONTEXTS. */
+ * context's. Call it in setup() before anything is sampled; at most GP_MAX_CONTEXTS. Not for a
+ * probe that keeps device state across points (gp_meas_keep, a cuBLAS handle): that lives in the
+ * run's context only. */
 #define GP_MAX_CONTEXTS 16
 void gp_meas_contexts(struct gp_meas *m, int n);
 /* Which of them is in hand (0: the run's own), and how many. */
