@@ -59,10 +59,11 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 		    "launch, the batch's mean; p50: the median launch of the batch, untouched by the host's occasional "
 		    "stalls; both are the host's: its CPU, OS and hypervisor, not the GPU); "
 		    "GPU: CUDA events around the launches; gap: %%globaltimer from one kernel's end to the next one's "
-		    "start (to the timer's tick); span: one kernel's own. Published: %s, %s.\n\n",
+		    "start (to the timer's tick; the median repetition, and the lowest: `queued` spreads its "
+		    "repetitions over fresh contexts, whose pace differs); span: one kernel's own. Published: %s, %s.\n\n",
 		gpu ? gpu : "–", src ? src : "–");
 	gp_md_header(md, "mode", "grid", "blocks", "host µs", "host p50 µs", "issue µs", "issue p50 µs", "GPU µs", "gap µs",
-		     "span µs", "published host µs", "status");
+		     "gap min µs", "span µs", "published host µs", "status");
 	for (size_t i = 0; i < GP_ARRAY_SIZE(modes); i++)
 		for (size_t g = 0; g < GP_ARRAY_SIZE(grids); g++) {
 			const long r = gp_table_find_ok(t, "mode", modes[i], "grid", grids[g], NULL);
@@ -79,6 +80,7 @@ static void launch_report(FILE *md, const struct gp_table *t, const struct gp_ta
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "issue_us_p50"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_us_per_launch"));
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_gap_us"));
+			gp_md_cell(md, gp_table_get(t, (size_t)r, "gpu_gap_us_min")); /* NULL before 6a5c782: "–" */
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "kernel_gpu_us"));
 			gp_md_str(md, !strcmp(grids[g], "one") ? gp_reference_opt(ref, "lat_launch", key) : NULL);
 			gp_md_cell(md, gp_table_get(t, (size_t)r, "status"));
