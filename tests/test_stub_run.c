@@ -287,28 +287,38 @@ static void test_no_gpu_through_stub(void **state)
 	result_free(&r);
 }
 
-/* A probe's own minimum of repetitions (bw_tma: HBM streams whose times can be bimodal) holds
- * over a smaller --reps, and the row says how many ran and why they stopped. */
-static void test_probe_min_reps(void **state)
+/* One experiment's table from a suite (its text) run through the stub with --reps 2 and the
+ * given warm-up. */
+static struct gp_table *stub_table(void **state, const char *suite_text, const char *warmup, const char *csv)
 {
 	char root[PATH_MAX], suite[PATH_MAX], *dir;
 	struct gp_table *t;
 	struct result r;
 
-	NEED_STUB();
 	snprintf(root, sizeof root, "%s/results", (char *)*state);
-	snprintf(suite, sizeof suite, "%s/tma.csv", (char *)*state);
-	write_file(suite, "experiment,parameter,values\nbw_tma,copy,bulk\nbw_tma,box_bytes,16384\n"
-			  "bw_tma,blocks_per_sm,1\n");
-	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "2", "--warmup", "0", "--out", root);
+	snprintf(suite, sizeof suite, "%s/suite.csv", (char *)*state);
+	write_file(suite, suite_text);
+	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "2", "--warmup", warmup, "--out", root);
 	dir = run_dir_of(&r, root);
-	t = load(dir, "bw_tma.csv");
+	t = load(dir, csv);
+	free(dir);
+	result_free(&r);
+	return t;
+}
+
+/* A probe's own minimum of repetitions (bw_tma: HBM streams whose times can be bimodal) holds
+ * over a smaller --reps, and the row says how many ran and why they stopped. */
+static void test_probe_min_reps(void **state)
+{
+	struct gp_table *t;
+
+	NEED_STUB();
+	t = stub_table(state, "experiment,parameter,values\nbw_tma,copy,bulk\nbw_tma,box_bytes,16384\n"
+			      "bw_tma,blocks_per_sm,1\n", "0", "bw_tma.csv");
 	assert_int_equal(t->nrows, 1);
 	assert_string_equal(gp_table_get(t, 0, "reps"), "20");
 	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count");
 	gp_table_free(t);
-	free(dir);
-	result_free(&r);
 }
 
 /* A point whose rate a context's state decides spreads its repetitions over fresh contexts
@@ -317,26 +327,17 @@ static void test_probe_min_reps(void **state)
  * stub runs no kernel, so both rows fail their checks (exit 5): only the repetitions are tested. */
 static void test_point_over_contexts(void **state)
 {
-	char root[PATH_MAX], suite[PATH_MAX], *dir;
 	struct gp_table *t;
-	struct result r;
 
 	NEED_STUB();
-	snprintf(root, sizeof root, "%s/results", (char *)*state);
-	snprintf(suite, sizeof suite, "%s/l2.csv", (char *)*state);
-	write_file(suite, "experiment,parameter,values\nbw_hbm,op,l2_read read\nbw_hbm,bytes,1073741824\n"
-			  "bw_hbm,l2_footprint,65536\n");
-	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "2", "--warmup", "1", "--out", root);
-	dir = run_dir_of(&r, root);
-	t = load(dir, "bw_hbm.csv");
+	t = stub_table(state, "experiment,parameter,values\nbw_hbm,op,l2_read read\nbw_hbm,bytes,1073741824\n"
+			      "bw_hbm,l2_footprint,65536\n", "1", "bw_hbm.csv");
 	assert_int_equal(t->nrows, 2);
 	assert_string_equal(gp_table_get(t, 0, "op"), "l2_read");
 	assert_string_equal(gp_table_get(t, 0, "reps_stop"), "fixed count; over 16 contexts");
 	assert_string_equal(gp_table_get(t, 1, "op"), "read");
 	assert_string_equal(gp_table_get(t, 1, "reps_stop"), "fixed count");
 	gp_table_free(t);
-	free(dir);
-	result_free(&r);
 }
 
 /* The stdout lines of a multi-GPU run: one run directory each, in order. */
