@@ -212,11 +212,6 @@ void gp_meas_contexts(struct gp_meas *m, int n)
 		m->priv->contexts = n < 1 ? 1 : n > GP_MAX_CONTEXTS ? GP_MAX_CONTEXTS : n;
 }
 
-int gp_meas_context(const struct gp_meas *m)
-{
-	return m->priv->context_at;
-}
-
 int gp_meas_resident(struct gp_meas *m, int threads, int blocks_per_sm)
 {
 	int resident = 0;

@@ -112,8 +112,6 @@ struct gp_meas {
  * run's context only. */
 #define GP_MAX_CONTEXTS 16
 void gp_meas_contexts(struct gp_meas *m, int n);
-/* Which of them is in hand (0: the run's own), and how many. */
-int gp_meas_context(const struct gp_meas *m);
 
 /* The kernel `name` from the probe's image (printf-style name). */
 int gp_meas_kernel(struct gp_meas *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

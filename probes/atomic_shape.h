@@ -26,8 +26,9 @@
 #define ATOM_PLACE_ALIGN (2u << 20)
 #define ATOM_PLACE_MAX_BYTES (4u << 20)
 /* ... and those repetitions spread over this many contexts (gp_meas_contexts), each with copies
- * of its own: the median over one context's 16 moved 2-5 % between default runs on H100s, over
- * four contexts' 32 within 0.8 % (docs/DESIGN.md, "Points over several contexts"). */
+ * of its own: the median over one context's 16 moved up to 5 % between three default runs on
+ * an H100 (8657808), over four contexts' 32 within 0.8 % (6a5c782, 186de7b; docs/DESIGN.md,
+ * "Points over several contexts"). */
 #define ATOM_CONTEXTS 4
 
 /* Words of a latency kernel's result: the chain's last value, the slot's last value, cycles,

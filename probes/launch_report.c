@@ -31,15 +31,15 @@ static void launch_derive(struct gp_profile *prof, const struct gp_table *t)
 		   "empty one-block kernels back to back, host time of the launch calls");
 	launch_key(prof, t, "graph", "gpu_us_per_launch", "graph_kernel_us",
 		   "empty one-block kernels in one CUDA graph, event time per kernel");
-	if (gp_table_find_ok(t, "mode", "queued", "grid", "one", NULL) >= 0 && gp_table_col(t, "gpu_gap_us_min") >= 0)
-		launch_key(prof, t, "queued", "gpu_gap_us_min", "launch_gpu_gap_us",
-			   "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
-			   "kernel's end to the next one's start; the lowest repetition over the contexts reps_stop names (the pace "
-			   "differs from one context to the next)");
-	else if (gp_table_find_ok(t, "mode", "queued", "grid", "one", NULL) >= 0)
-		launch_key(prof, t, "queued", "gpu_gap_us", "launch_gpu_gap_us",
-			   "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
-			   "kernel's end to the next one's start");
+	if (gp_table_find_ok(t, "mode", "queued", "grid", "one", NULL) >= 0) {
+		const int lowest = gp_table_col(t, "gpu_gap_us_min") >= 0; /* since 6a5c782 */
+		launch_key(prof, t, "queued", lowest ? "gpu_gap_us_min" : "gpu_gap_us", "launch_gpu_gap_us",
+			   lowest ? "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
+				    "kernel's end to the next one's start; the lowest repetition over the contexts "
+				    "reps_stop names (the pace differs from one context to the next)"
+				  : "kernels queued behind a gate, then run back to back: mean %globaltimer gap from one "
+				    "kernel's end to the next one's start");
+	}
 	else /* a run from before mode queued: async's gap, which is the host's issue time where that is longer */
 		launch_key(prof, t, "async", "gpu_gap_us", "launch_gpu_gap_us",
 			   "back-to-back kernels: %globaltimer from one kernel's end to the next one's start");

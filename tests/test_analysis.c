@@ -147,6 +147,25 @@ static void test_launch_noisy_flagged(void **state)
 	gp_profile_free(&p);
 }
 
+/* Since 6a5c782 the queued gap is the lowest repetition over the contexts (gpu_gap_us_min); a
+ * table from before it has only the median, which the key then keeps. */
+static void test_launch_gap_lowest(void **state)
+{
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	derive("lat_launch", "mode,grid,host_us_per_launch,gpu_gap_us,gpu_gap_us_min,status\nqueued,one,5.8,1.80,1.64,ok\n",
+	       &p);
+	assert_string_equal(key(&p, "launch_gpu_gap_us"), "1.64");
+	assert_non_null(strstr(method(&p, "launch_gpu_gap_us"), "the lowest repetition"));
+	gp_profile_free(&p);
+	memset(&p, 0, sizeof p);
+	derive("lat_launch", "mode,grid,host_us_per_launch,gpu_gap_us,status\nqueued,one,5.8,1.80,ok\n", &p);
+	assert_string_equal(key(&p, "launch_gpu_gap_us"), "1.8");
+	assert_null(strstr(method(&p, "launch_gpu_gap_us"), "lowest"));
+	gp_profile_free(&p);
+}
+
 /* tput_atomic quotes the median over the placements where the table has them (the best repetition
  * only for runs from before them), flagged as the placements' spread, whole in its 160 bytes. */
 static void test_atomic_placements_median(void **state)
@@ -182,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_evidence),
 		cmocka_unit_test(test_latency_keys_per_row),
 		cmocka_unit_test(test_launch_noisy_flagged),
+		cmocka_unit_test(test_launch_gap_lowest),
 		cmocka_unit_test(test_atomic_placements_median),
 	};
 
