@@ -26,7 +26,8 @@
 
 /* The list's image field: bench/<image>.cu, embedded by the Makefile as gp_image_bench_<image>. */
 extern const unsigned char gp_image_bench_sgemm_volkov[], gp_image_bench_sgemm_regblock[],
-	gp_image_bench_sgemm_warp[], gp_image_bench_sgemm_tc3[], gp_image_bench_sgemm_wgmma_90a[], gp_image_bench_dgemm[],
+	gp_image_bench_sgemm_warp[], gp_image_bench_sgemm_tc3[], gp_image_bench_sgemm_wgmma_90a[], gp_image_bench_sgemm_tmaffma_90a[],
+	gp_image_bench_dgemm[],
 	gp_image_bench_sgemm_clock[];
 #define SG_IMAGE_none NULL
 #define SG_IMAGE_sgemm_volkov gp_image_bench_sgemm_volkov
@@ -34,6 +35,7 @@ extern const unsigned char gp_image_bench_sgemm_volkov[], gp_image_bench_sgemm_r
 #define SG_IMAGE_sgemm_warp gp_image_bench_sgemm_warp
 #define SG_IMAGE_sgemm_tc3 gp_image_bench_sgemm_tc3
 #define SG_IMAGE_sgemm_wgmma_90a gp_image_bench_sgemm_wgmma_90a
+#define SG_IMAGE_sgemm_tmaffma_90a gp_image_bench_sgemm_tmaffma_90a
 #define SG_IMAGE_dgemm gp_image_bench_dgemm
 #define SG_IMAGE_ffma_patch NULL /* sgemm_patch.c builds the module */
 #define SG_VARIANT(name, T, image, ...) SG_IMAGE_##image,
@@ -243,7 +245,7 @@ static int setup_spec(struct gp_meas *m, const char *kernel_name, const struct s
 	if (c->v->pipe == SG_TF32X3_MMA && !sg_tf32_flops_per_clk_sm(d->cc_major, d->cc_minor))
 		return gp_meas_na(m, "needs TF32 tensor cores (sm_80 or newer), this is sm_%d%d", d->cc_major, d->cc_minor);
 	if (c->v->kind == SG_K_TMA && !(d->cc_major == 9 && d->cc_minor == 0))
-		return gp_meas_na(m, "needs wgmma and TMA (sm_90a), this is sm_%d%d", d->cc_major, d->cc_minor);
+		return gp_meas_na(m, "needs TMA and the sm_90a image, this is sm_%d%d", d->cc_major, d->cc_minor);
 	if ((rc = inputs(m, c)) || (c->v->kind != SG_K_CUBLAS && (rc = kernel(m, c))) || !gp_meas_ok(m))
 		return rc;
 	if (c->cs->ref_err > sg_err_bound(s->k, c->v->elem)) {

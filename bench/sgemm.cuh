@@ -10,6 +10,7 @@
 #define SG_CUH
 
 #include "sgemm_map.h"
+#include "sgemm_tmaffma.h"
 
 
 #define GEMM_ARGS(T) int m, int n, int k, const T *__restrict__ A, int lda, const T *__restrict__ B, int ldb, \
@@ -80,6 +81,7 @@ __device__ __forceinline__ float4 fma4(float a, float4 b, float4 c)
 #define SG_IMAGE_sgemm_warp(x)
 #define SG_IMAGE_sgemm_tc3(x)
 #define SG_IMAGE_sgemm_wgmma_90a(x)
+#define SG_IMAGE_sgemm_tmaffma_90a(x)
 #define SG_IMAGE_dgemm(x)
 #define SG_IMAGE_ffma_patch(x)
 

@@ -147,6 +147,7 @@ static void sgemm_derive(struct gp_profile *prof, const struct gp_table *t)
 #define SG_PATCH_sgemm_warp(n, b)
 #define SG_PATCH_sgemm_tc3(n, b)
 #define SG_PATCH_sgemm_wgmma_90a(n, b)
+#define SG_PATCH_sgemm_tmaffma_90a(n, b)
 #define SG_PATCH_dgemm(n, b)
 #define SG_PATCH_ffma_patch(n, b) { #n, #b },
 #define SG_VARIANT(name, T, image, call, ...) SG_PATCH_##image(name, call)

@@ -26,9 +26,9 @@
 static const int twelve[] = { 75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121 };
 
 extern const unsigned char gp_image_probes_wgmma_90a[], gp_image_probes_tma_mc_90a[],
-	gp_image_bench_sgemm_wgmma_90a[];
+	gp_image_bench_sgemm_wgmma_90a[], gp_image_bench_sgemm_tmaffma_90a[];
 static const void *const images_90a[] = { gp_image_probes_wgmma_90a, gp_image_probes_tma_mc_90a,
-					  gp_image_bench_sgemm_wgmma_90a };
+					  gp_image_bench_sgemm_wgmma_90a, gp_image_bench_sgemm_tmaffma_90a };
 
 static void test_sm_list(void **state)
 {
@@ -85,7 +85,7 @@ static void test_arch_specific_images(void **state)
 		if (n && n->kind == GP_NEED_SM_EXACT && !arch_specific)
 			fail_msg("%s declares an arch-specific need but its probe's image is not one", e->name);
 	}
-	assert_int_equal(found, 3); /* lat_wgmma, tput_wgmma, bw_tma_mc (the GEMM's is per variant) */
+	assert_int_equal(found, 3); /* lat_wgmma, tput_wgmma, bw_tma_mc (the GEMMs' are per variant) */
 }
 
 /* Every experiment on every sm: the verdict and the status. */

@@ -3,7 +3,7 @@
  * Rates and peaks on fixed numbers; the correctness bound against real FP32 accumulation (it
  * must pass an honest float dot product and fail one with a dropped term); the shared-memory
  * reservation of the occupancy sweep; and, through the same inline index maps the kernels use
- * (bench/sgemm_map.h, sgemm_wgmma.h), a walk over every block and thread of each bound-checked
+ * (bench/sgemm_map.h, sgemm_wgmma.h, sgemm_tmaffma.h), a walk over every block and thread of each bound-checked
  * variant's launch on sizes that are not tile multiples: each element of C written exactly once,
  * A read only inside the allocation. */
 #include <setjmp.h>
@@ -339,6 +339,25 @@ static void cover_wgmma(const struct sg_variant *v, int m, int n, unsigned bx, u
 	}
 }
 
+/* One thread of a gemm_tmaffma block (1-D swizzled grid): its SGF_TM x SGF_TN elements through
+ * sgemm_tmaffma.h's map, the one the kernel's epilogue stores through. */
+static void cover_tmaffma(const struct sg_variant *v, int m, int n, unsigned bx, unsigned tx, unsigned char *cnt)
+{
+	const int warp = (int)tx / 32, lane = (int)tx % 32;
+	int tm, tn;
+
+	sg_swizzle((int)bx, (m + v->bm - 1) / v->bm, (n + v->bn - 1) / v->bn, 8, &tm, &tn);
+	for (int i = 0; i < SGF_TM / 4; i++)
+		for (int q = 0; q < 4; q++)
+			for (int j = 0; j < SGF_TN; j++) {
+				const int tr = sgf_row(v->bm, warp, lane, i, q), tc = sgf_col(v->bm, warp, lane, j);
+				const int r = tm * v->bm + tr, c = tn * v->bn + tc;
+				assert_true(tr < v->bm && tc < v->bn);
+				if (r < m && c < n)
+					cnt[r + (size_t)c * m]++;
+			}
+}
+
 /* Walk the launch of v on m x n x k; count the writes to each element of C and check A's reads. */
 static void cover(const struct sg_variant *v, int m, int n, int k)
 {
@@ -382,6 +401,8 @@ static void cover(const struct sg_variant *v, int m, int n, int k)
 									cnt[r + (size_t)c * m]++;
 							}
 						}
+					} else if (v->kind == SG_K_TMA && v->pipe == SG_FP32_FMA) {
+						cover_tmaffma(v, m, n, bx, tx, cnt);
 					} else if (v->kind == SG_K_TMA) {
 						cover_wgmma(v, m, n, bx, tx, cnt);
 					} else {

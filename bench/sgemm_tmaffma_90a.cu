@@ -1,0 +1,177 @@
+/* sgemm_tmaffma_90a.cu — an FFMA-only SGEMM fed by TMA (issue 20 item 2's kernel): the warps that
+ * multiply issue nothing but shared loads and FFMAs in their loop. The kernels are bench/
+ * sgemm.list's lines with image sgemm_tmaffma_90a; each takes the list's arguments and two TMA
+ * tensor maps (bench/sgemm_tma.c, the FFMA layout). Built for sm_90a with the other TMA kernels
+ * (the TMA itself is sm_90's); elsewhere the host makes its rows n/a.
+ *
+ * Why (README, "The SASS layer's FFMA kernel"): Nsight Compute put the register-staged kernels'
+ * lost issue slots at the block barrier of every 8-k tile, at the STS of the staged tile waiting
+ * for its LDG, and at the address arithmetic around them. Here:
+ * - lane 0 of warp 0 loads A (BM x BK, m contiguous as it lies in memory: the sA[k][m] layout the
+ *   fragment reads want, no swizzle) and B (BK k x BN, k contiguous, 128-byte swizzle) by TMA into a
+ *   STAGES-deep ring; full[s] completes on the bytes, empty[s] when all warps have read the stage;
+ *   it refills the slot of stage t - 1 after its own warp computed stage t, so two stages are in
+ *   flight ahead of the one being read and no warp waits for a slower one but through the ring;
+ * - no block barrier in the loop, no global load, no store to shared memory: a warp waits only
+ *   for its stage's bytes;
+ * - B stays k-major: a lane reads 4 k of one column with one LDS.128 (TN of them per 4 k steps,
+ *   as many as an n-major tile would need) and A one LDS.128 of 4 rows per k step. The lane's
+ *   columns are ln + 4 j (interleaved, not 4 consecutive): the 4 column groups of a warp then fall
+ *   on 4 consecutive 128-byte rows, whose 16-byte chunk kq lies at kq ^ (row % 8), 4 distinct
+ *   chunks, so the B reads are conflict-free; A's 8 distinct float4 per k step are one 128-byte row.
+ * Tile BM x BN x 32, warps of 8 x 4 lanes, each lane 16 x 8 of C (sgemm_tmaffma.h's map). The TMA fills rows and columns past m, n, k with zeros, so any size
+ * runs; C's stores are guarded at the edges. */
+#include <cuda.h>
+
+#include "sgemm.cuh"
+#include "mbarrier.cuh"
+
+namespace sgf {
+
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void tma2d(unsigned dst, const CUtensorMap *map, int c0, int c1, unsigned bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+		     "l"(map), "r"(c0), "r"(c1), "r"(bar)
+		     : "memory");
+}
+#endif
+
+__device__ __forceinline__ float comp(const float4 &v, int i)
+{
+	return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+} // namespace sgf
+
+template <int BM, int BN, int STAGES, int DYN> struct gemm_tmaffma {
+	static constexpr int BK = SGF_BK, TM = SGF_TM, TN = SGF_TN;
+	static constexpr int WM = 8 * TM, WN = 4 * TN, NWM = BM / WM, NWN = BN / WN, NWARPS = NWM * NWN;
+	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, STAGE_BYTES = A_BYTES + B_BYTES;
+	static constexpr int OFF_B = STAGES * A_BYTES, OFF_BAR = STAGES * STAGE_BYTES;
+	/* full[STAGES], empty[STAGES]; 1024 bytes of slack to align B's swizzle atoms. */
+	static constexpr int SMEM = 1024 + OFF_BAR + 16 * STAGES;
+	static_assert(SMEM == DYN, "the list line's dynamic shared memory (SG_TF_SMEM) is this layout");
+	static_assert(BK == 32, "B's rows are one 128-byte swizzle row of k");
+	static_assert(BM <= 256 && BN <= 256, "one TMA box per operand and stage");
+	static_assert(BM % WM == 0 && BN % WN == 0 && TM % 4 == 0 && WN % 8 == 0 && STAGES >= 2, "tile");
+
+	static __device__ __forceinline__ void run(GEMM_ARGS(float), const CUtensorMap *ta, const CUtensorMap *tb)
+	{
+#if __CUDA_ARCH__ >= 900
+		extern __shared__ __align__(1024) unsigned char sgf_smem[];
+		const unsigned raw = smem_addr(sgf_smem), base = (raw + 1023) & ~1023u;
+		const unsigned full = base + OFF_BAR, empty = full + 8 * STAGES;
+		const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, lm = lane % 8, ln = lane / 8;
+		const int wm0 = (warp % NWM) * WM, wn0 = (warp / NWM) * WN;
+		const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, ktiles = (k + BK - 1) / BK;
+		int tm, tn;
+
+		sg_swizzle(blockIdx.x, tiles_m, tiles_n, 8, &tm, &tn);
+		const int m0 = tm * BM, n0 = tn * BN;
+		auto load = [&](int t) {
+			const int s = t % STAGES;
+			mbar_expect_tx(full + 8 * s, STAGE_BYTES);
+			sgf::tma2d(base + s * A_BYTES, ta, m0, t * BK, full + 8 * s);
+			sgf::tma2d(base + OFF_B + s * B_BYTES, tb, t * BK, n0, full + 8 * s);
+		};
+		if (tid == 0) {
+			for (int s = 0; s < STAGES; s++) {
+				mbar_init(full + 8 * s, 1);
+				mbar_init(empty + 8 * s, NWARPS);
+			}
+			asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+			asm volatile("prefetch.tensormap [%0];" ::"l"(ta) : "memory");
+			asm volatile("prefetch.tensormap [%0];" ::"l"(tb) : "memory");
+		}
+		__syncthreads();
+		if (tid == 0)
+			for (int t = 0; t < STAGES && t < ktiles; t++)
+				load(t);
+
+		float acc[TM][TN];
+#pragma unroll
+		for (int i = 0; i < TM; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++)
+				acc[i][j] = 0.f;
+		/* This lane's A words (row wm0 + 4 lm of k row 0) and B rows (column wn0 + ln, chunk
+		 * 0 after the swizzle; column + 4 j flips chunk bit 2 for odd j), stage 0. */
+		const unsigned a0 = base + 4u * (wm0 + 4 * lm);
+		const unsigned b0 = (base + OFF_B + 128u * (wn0 + ln)) ^ (16u * ln);
+
+		for (int t = 0; t < ktiles; t++) {
+			const int s = t % STAGES;
+			const unsigned as = a0 + s * A_BYTES, bs = b0 + s * B_BYTES;
+			mbar_wait(full + 8 * s, (t / STAGES) & 1);
+#pragma unroll
+			for (int kq = 0; kq < BK / 4; kq++) {
+				float4 bq[TN];
+#pragma unroll
+				for (int j = 0; j < TN; j++)
+					bq[j] = lds4((bs ^ (16u * kq) ^ (64u * (j & 1))) + 512u * j);
+#pragma unroll
+				for (int b = 0; b < 4; b++) {
+					float4 fa[TM / 4];
+#pragma unroll
+					for (int i = 0; i < TM / 4; i++)
+						fa[i] = lds4(as + 4u * ((4 * kq + b) * BM + 32 * i));
+#pragma unroll
+					for (int i = 0; i < TM / 4; i++)
+#pragma unroll
+						for (int q = 0; q < 4; q++)
+#pragma unroll
+							for (int j = 0; j < TN; j++)
+								acc[4 * i + q][j] = fmaf(sgf::comp(fa[i], q), sgf::comp(bq[j], b),
+											 acc[4 * i + q][j]);
+				}
+			}
+			__syncwarp();
+			if (lane == 0)
+				mbar_arrive(empty + 8 * s);
+			/* The slot of stage t - 1, once every warp has read it, takes stage t - 1 + STAGES. */
+			if (tid == 0 && t >= 1 && t - 1 + STAGES < ktiles) {
+				mbar_wait(empty + 8 * ((t - 1) % STAGES), ((t - 1) / STAGES) & 1);
+				load(t - 1 + STAGES);
+			}
+		}
+
+		/* C: 4 rows of one column per float4 where the whole tile lies inside m x n. */
+		const bool inside = m0 + BM <= m && n0 + BN <= n;
+#pragma unroll
+		for (int i = 0; i < TM / 4; i++)
+#pragma unroll
+			for (int j = 0; j < TN; j++) {
+				const int row = m0 + sgf_row(BM, warp, lane, i, 0), col = n0 + sgf_col(BM, warp, lane, j);
+				float *c = C + row + (size_t)col * ldc;
+				if (inside)
+					st4(c, make_float4(acc[4 * i][j], acc[4 * i + 1][j], acc[4 * i + 2][j], acc[4 * i + 3][j]));
+				else if (col < n)
+#pragma unroll
+					for (int q = 0; q < 4; q++)
+						if (row + q < m)
+							c[q] = acc[4 * i + q][j];
+			}
+#else
+		__trap(); /* TMA needs sm_90: the host never launches it elsewhere */
+#endif
+	}
+};
+
+/* The list's lines of this image, each a kernel with the two tensor maps after the usual
+ * arguments (the other images keep sgemm.cuh's form). */
+#define SG_ARGS_TMA SG_ARGS, &sg_tma_a, &sg_tma_b
+#pragma push_macro("SG_VARIANT")
+#undef SG_VARIANT
+#define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
+		   model)                                                                               \
+	SG_IMAGE_##image(extern "C" __global__ void __launch_bounds__((bx) * (by), 1)                    \
+			 name(GEMM_ARGS(T), const __grid_constant__ CUtensorMap sg_tma_a,                \
+			      const __grid_constant__ CUtensorMap sg_tma_b) { call; })
+#undef SG_IMAGE_sgemm_tmaffma_90a
+#define SG_IMAGE_sgemm_tmaffma_90a(x) x
+#include "sgemm.list"
+#undef SG_IMAGE_sgemm_tmaffma_90a
+#define SG_IMAGE_sgemm_tmaffma_90a(x)
+#pragma pop_macro("SG_VARIANT")
+#undef SG_ARGS_TMA
