@@ -10,8 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sgemm_tmaffma.h" /* SGF_TM, SGF_TN: the TMA FFMA lines' thread count */
-
 enum sg_kind {
 	SG_K_NAIVE,   /* 16 x 16 threads, one element each */
 	SG_K_TILE,    /* seed 003 tile kernels: tile x tile per block of bx x by */

@@ -19,7 +19,7 @@
  *   columns are ln + 4 j (interleaved, not 4 consecutive): the 4 column groups of a warp then fall
  *   on 4 consecutive 128-byte rows, whose 16-byte chunk kq lies at kq ^ (row % 8), 4 distinct
  *   chunks, so the B reads are conflict-free; A's 8 distinct float4 per k step are one 128-byte row.
- * Tile BM x BN x 32, warps of 8 x 4 lanes, each lane 16 x 8 of C (sgemm_tmaffma.h's map). The TMA fills rows and columns past m, n, k with zeros, so any size
+ * Tile BM x BN x 32, warps of 8 x 4 lanes, each lane TM x TN of C (sgemm_tmaffma.h's map). The TMA fills rows and columns past m, n, k with zeros, so any size
  * runs; C's stores are guarded at the edges. */
 #include <cuda.h>
 
@@ -44,8 +44,10 @@ __device__ __forceinline__ float comp(const float4 &v, int i)
 
 } // namespace sgf
 
-template <int BM, int BN, int STAGES, int DYN> struct gemm_tmaffma {
-	static constexpr int BK = SGF_BK, TM = SGF_TM, TN = SGF_TN;
+/* RB: the FFMAs of a k step run column by column (one B value for TM FFMAs in a row, its reuse
+ * flag set), else row by row (one A value for TN FFMAs). */
+template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int DYN> struct gemm_tmaffma {
+	static constexpr int BK = SGF_BK;
 	static constexpr int WM = 8 * TM, WN = 4 * TN, NWM = BM / WM, NWN = BN / WN, NWARPS = NWM * NWN;
 	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, STAGE_BYTES = A_BYTES + B_BYTES;
 	static constexpr int OFF_B = STAGES * A_BYTES, OFF_BAR = STAGES * STAGE_BYTES;
@@ -117,13 +119,10 @@ template <int BM, int BN, int STAGES, int DYN> struct gemm_tmaffma {
 					for (int i = 0; i < TM / 4; i++)
 						fa[i] = lds4(as + 4u * ((4 * kq + b) * BM + 32 * i));
 #pragma unroll
-					for (int i = 0; i < TM / 4; i++)
-#pragma unroll
-						for (int q = 0; q < 4; q++)
-#pragma unroll
-							for (int j = 0; j < TN; j++)
-								acc[4 * i + q][j] = fmaf(sgf::comp(fa[i], q), sgf::comp(bq[j], b),
-											 acc[4 * i + q][j]);
+					for (int x = 0; x < TM * TN; x++) {
+						const int r = RB ? x % TM : x / TN, j = RB ? x / TM : x % TN;
+						acc[r][j] = fmaf(sgf::comp(fa[r / 4], r % 4), sgf::comp(bq[j], b), acc[r][j]);
+					}
 				}
 			}
 			__syncwarp();
@@ -142,10 +141,12 @@ template <int BM, int BN, int STAGES, int DYN> struct gemm_tmaffma {
 		for (int i = 0; i < TM / 4; i++)
 #pragma unroll
 			for (int j = 0; j < TN; j++) {
-				const int row = m0 + sgf_row(BM, warp, lane, i, 0), col = n0 + sgf_col(BM, warp, lane, j);
+				const int row = m0 + sgf_row(BM, TM, warp, lane, i, 0), col = n0 + sgf_col(BM, TM, TN, warp, lane, j);
 				float *c = C + row + (size_t)col * ldc;
 				if (inside)
-					st4(c, make_float4(acc[4 * i][j], acc[4 * i + 1][j], acc[4 * i + 2][j], acc[4 * i + 3][j]));
+#pragma unroll
+					for (int q = 0; q < 4; q++)
+						c[q] = acc[4 * i + q][j];
 				else if (col < n)
 #pragma unroll
 					for (int q = 0; q < 4; q++)
@@ -165,7 +166,7 @@ template <int BM, int BN, int STAGES, int DYN> struct gemm_tmaffma {
 #undef SG_VARIANT
 #define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
 		   model)                                                                               \
-	SG_IMAGE_##image(extern "C" __global__ void __launch_bounds__((bx) * (by), 1)                    \
+	SG_IMAGE_##image(extern "C" __global__ void SG_BOUNDS_##minb((bx) * (by))                       \
 			 name(GEMM_ARGS(T), const __grid_constant__ CUtensorMap sg_tma_a,                \
 			      const __grid_constant__ CUtensorMap sg_tma_b) { call; })
 #undef SG_IMAGE_sgemm_tmaffma_90a

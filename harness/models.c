@@ -10,7 +10,6 @@
 #include "models.h"
 #include "gp.h"
 #include "sgemm_map.h"
-#include "sgemm_tmaffma.h" /* the TMA FFMA lines' lane tile (their thread count) */
 #include "table.h"
 
 #include <math.h>

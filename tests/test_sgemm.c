@@ -23,6 +23,7 @@
 #include "sgemm_patch.h"
 #include "sgemm_map.h"
 #include "sgemm_wgmma.h"
+#include "sgemm_tmaffma.h"
 
 static void test_rates(void **state)
 {
@@ -339,7 +340,7 @@ static void cover_wgmma(const struct sg_variant *v, int m, int n, unsigned bx, u
 	}
 }
 
-/* One thread of a gemm_tmaffma block (1-D swizzled grid): its SGF_TM x SGF_TN elements through
+/* One thread of a gemm_tmaffma block (1-D swizzled grid): its TM x TN elements through
  * sgemm_tmaffma.h's map, the one the kernel's epilogue stores through. */
 static void cover_tmaffma(const struct sg_variant *v, int m, int n, unsigned bx, unsigned tx, unsigned char *cnt)
 {
@@ -347,10 +348,10 @@ static void cover_tmaffma(const struct sg_variant *v, int m, int n, unsigned bx,
 	int tm, tn;
 
 	sg_swizzle((int)bx, (m + v->bm - 1) / v->bm, (n + v->bn - 1) / v->bn, 8, &tm, &tn);
-	for (int i = 0; i < SGF_TM / 4; i++)
+	for (int i = 0; i < v->na / 4; i++) /* the line's na, gap: TM, TN */
 		for (int q = 0; q < 4; q++)
-			for (int j = 0; j < SGF_TN; j++) {
-				const int tr = sgf_row(v->bm, warp, lane, i, q), tc = sgf_col(v->bm, warp, lane, j);
+			for (int j = 0; j < v->gap; j++) {
+				const int tr = sgf_row(v->bm, v->na, warp, lane, i, q), tc = sgf_col(v->bm, v->na, v->gap, warp, lane, j);
 				const int r = tm * v->bm + tr, c = tn * v->bn + tc;
 				assert_true(tr < v->bm && tc < v->bn);
 				if (r < m && c < n)
