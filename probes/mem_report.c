@@ -73,16 +73,6 @@ static size_t mem_levels(const struct gp_table *t, const char *pattern, const ch
 	return n;
 }
 
-static double clock_of(const struct gp_table *t)
-{
-	double best = 0;
-
-	for (size_t r = 0; r < t->nrows; r++)
-		if (gp_table_num(t, r, "clock_MHz") > best)
-			best = gp_table_num(t, r, "clock_MHz");
-	return best;
-}
-
 static void add_key(struct gp_profile *prof, const char *key, const char *sfx, double v, const char *unit,
 		    const char *method)
 {
@@ -108,7 +98,7 @@ static void l2_hbm_keys(struct gp_profile *prof, const struct gp_cp_result *cp, 
 		char k[64];
 		snprintf(k, sizeof k, "hbm_latency_ns%s", sfx);
 		gp_profile_add(prof, k, cp->level[hbm].latency / mhz * 1e3, "ns",
-			       "hbm_latency_cycles / measured SM clock", "lat_mem");
+			       "hbm_latency_cycles / the experiment's median SM clock", "lat_mem");
 	}
 }
 
@@ -140,7 +130,7 @@ static void lat_mem_derive(struct gp_profile *prof, const struct gp_table *t)
 					method);
 		}
 		if (hbm < cp.nlevels && hbm > first_l2)
-			l2_hbm_keys(prof, &cp, first_l2, hbm, paths[p].sfx, method, clock_of(t));
+			l2_hbm_keys(prof, &cp, first_l2, hbm, paths[p].sfx, method, gp_table_clock_median(t));
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,27 @@ static void test_launch_gap_lowest(void **state)
 	gp_profile_free(&p);
 }
 
+/* A latency in ns divides by the experiment's median clock, not by its own point's sample: the
+ * one-warp point read 2065 MHz here (a transient step above the card's maximum, as in the H100
+ * run 20261125-041210), the other points 1980; 4.0274 cycles are 2.034 ns at 1980 MHz (1.950 at
+ * 2065). A failed row's clock does not count. */
+static void test_latency_ns_median_clock(void **state)
+{
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	derive("lat_ffma", "operand,threads,cycles_per_ffma_min,cycles_per_warp,latency_ns,clock_MHz,status\n"
+			   "reg,1,4.0274,4.03,1.9501,2065,ok\n"
+			   "reg,32,4.0274,4.03,2.034,1980,ok\n"
+			   "reg,64,4.0274,2.02,2.034,1980,ok\n"
+			   "reg,128,4.0274,1.01,2.034,2300,failed: check\n",
+	       &p);
+	assert_string_equal(key(&p, "ffma_latency"), "4.0274");
+	assert_true(fabs(atof(key(&p, "ffma_latency_ns")) - 4.0274 / 1980 * 1e3) < 1e-4);
+	assert_non_null(strstr(method(&p, "ffma_latency_ns"), "median SM clock"));
+	gp_profile_free(&p);
+}
+
 /* tput_atomic quotes the median over the placements where the table has them (the best repetition
  * only for runs from before them), flagged as the placements' spread, whole in its 160 bytes. */
 static void test_atomic_placements_median(void **state)
@@ -202,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_latency_keys_per_row),
 		cmocka_unit_test(test_launch_noisy_flagged),
 		cmocka_unit_test(test_launch_gap_lowest),
+		cmocka_unit_test(test_latency_ns_median_clock),
 		cmocka_unit_test(test_atomic_placements_median),
 	};
 
