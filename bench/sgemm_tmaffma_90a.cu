@@ -45,8 +45,10 @@ __device__ __forceinline__ float comp(const float4 &v, int i)
 } // namespace sgf
 
 /* RB: the FFMAs of a k step run column by column (one B value for TM FFMAs in a row, its reuse
- * flag set), else row by row (one A value for TN FFMAs). */
-template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int DYN> struct gemm_tmaffma {
+ * flag set), else row by row (one A value for TN FFMAs). SPLIT: B's k-quads of 4 k steps are
+ * loaded in SPLIT groups of columns (A's fragments of those 4 steps kept meanwhile): fewer
+ * registers held at once, room for ptxas to load ahead. */
+template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int SPLIT, int DYN> struct gemm_tmaffma {
 	static constexpr int BK = SGF_BK;
 	static constexpr int WM = 8 * TM, WN = 4 * TN, NWM = BM / WM, NWN = BN / WN, NWARPS = NWM * NWN;
 	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, STAGE_BYTES = A_BYTES + B_BYTES;
@@ -56,7 +58,7 @@ template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int DYN> struct g
 	static_assert(SMEM == DYN, "the list line's dynamic shared memory (SG_TF_SMEM) is this layout");
 	static_assert(BK == 32, "B's rows are one 128-byte swizzle row of k");
 	static_assert(BM <= 256 && BN <= 256, "one TMA box per operand and stage");
-	static_assert(BM % WM == 0 && BN % WN == 0 && TM % 4 == 0 && WN % 8 == 0 && STAGES >= 2, "tile");
+	static_assert(BM % WM == 0 && BN % WN == 0 && TM % 4 == 0 && WN % 8 == 0 && STAGES >= 3 && TN % SPLIT == 0, "tile");
 
 	static __device__ __forceinline__ void run(GEMM_ARGS(float), const CUtensorMap *ta, const CUtensorMap *tb)
 	{
@@ -108,20 +110,27 @@ template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int DYN> struct g
 			mbar_wait(full + 8 * s, (t / STAGES) & 1);
 #pragma unroll
 			for (int kq = 0; kq < BK / 4; kq++) {
-				float4 bq[TN];
+				float4 fa[4][TM / 4];
 #pragma unroll
-				for (int j = 0; j < TN; j++)
-					bq[j] = lds4((bs ^ (16u * kq) ^ (64u * (j & 1))) + 512u * j);
+				for (int h = 0; h < SPLIT; h++) {
+					float4 bq[TN / SPLIT];
 #pragma unroll
-				for (int b = 0; b < 4; b++) {
-					float4 fa[TM / 4];
+					for (int jj = 0; jj < TN / SPLIT; jj++) {
+						const int j = h * (TN / SPLIT) + jj;
+						bq[jj] = lds4((bs ^ (16u * kq) ^ (64u * (j & 1))) + 512u * j);
+					}
 #pragma unroll
-					for (int i = 0; i < TM / 4; i++)
-						fa[i] = lds4(as + 4u * ((4 * kq + b) * BM + 32 * i));
+					for (int b = 0; b < 4; b++) {
+						if (h == 0)
 #pragma unroll
-					for (int x = 0; x < TM * TN; x++) {
-						const int r = RB ? x % TM : x / TN, j = RB ? x / TM : x % TN;
-						acc[r][j] = fmaf(sgf::comp(fa[r / 4], r % 4), sgf::comp(bq[j], b), acc[r][j]);
+							for (int i = 0; i < TM / 4; i++)
+								fa[b][i] = lds4(as + 4u * ((4 * kq + b) * BM + 32 * i));
+#pragma unroll
+						for (int x = 0; x < TM * TN / SPLIT; x++) {
+							const int r = RB ? x % TM : x / (TN / SPLIT);
+							const int jj = RB ? x / TM : x % (TN / SPLIT), j = h * (TN / SPLIT) + jj;
+							acc[r][j] = fmaf(sgf::comp(fa[b][r / 4], r % 4), sgf::comp(bq[jj], b), acc[r][j]);
+						}
 					}
 				}
 			}
