@@ -1,4 +1,4 @@
-/* test_gpu_sgemm_tmaffma.c — the FFMA GEMMs fed by TMA (sgemm_49 to 54, bench/
+/* test_gpu_sgemm_tmaffma.c — the FFMA GEMMs fed by TMA (sgemm_49 to 53, bench/
  * sgemm_tmaffma_90a.cu) on a GPU (skipped, and counted as skipped, without a GPU, cuBLAS or, for
  * the SASS, cuobjdump).
  *
@@ -35,10 +35,9 @@
 
 #define KERNELS                                                                                     \
 	"sgemm_49_tmaffma_256x128 sgemm_50_tmaffma_128x128 sgemm_51_tmaffma_128x256 "               \
-	"sgemm_52_tmaffma_128x128_8x16 sgemm_53_tmaffma_128x128_split4 sgemm_54_tmaffma_128x128_split8"
+	"sgemm_52_tmaffma_128x128_8x16 sgemm_53_tmaffma_128x128_split4"
 static const char *const kernels[] = { "sgemm_49_tmaffma_256x128", "sgemm_50_tmaffma_128x128", "sgemm_51_tmaffma_128x256",
-				       "sgemm_52_tmaffma_128x128_8x16", "sgemm_53_tmaffma_128x128_split4",
-				       "sgemm_54_tmaffma_128x128_split8" };
+				       "sgemm_52_tmaffma_128x128_8x16", "sgemm_53_tmaffma_128x128_split4" };
 #define NK GP_ARRAY_SIZE(kernels)
 
 static int is_hopper(void)
