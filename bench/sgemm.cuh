@@ -89,4 +89,14 @@ __device__ __forceinline__ float4 fma4(float a, float4 b, float4 c)
 		   model)                                                                               \
 	SG_IMAGE_##image(extern "C" __global__ void SG_BOUNDS_##minb((bx) * (by)) name(GEMM_ARGS(T)) { call; })
 
+/* The TMA images' form (sgemm_wgmma_90a.cu, sgemm_tmaffma_90a.cu, which include <cuda.h>): the
+ * kernel takes the two tensor maps after the usual arguments (bench/sgemm_tma.c makes them). Such
+ * a file defines SG_VARIANT as SG_VARIANT_TMA around its #include "sgemm.list". */
+#define SG_ARGS_TMA SG_ARGS, &sg_tma_a, &sg_tma_b
+#define SG_VARIANT_TMA(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, \
+		       dyn, model)                                                                      \
+	SG_IMAGE_##image(extern "C" __global__ void SG_BOUNDS_##minb((bx) * (by))                       \
+			 name(GEMM_ARGS(T), const __grid_constant__ CUtensorMap sg_tma_a,                \
+			      const __grid_constant__ CUtensorMap sg_tma_b) { call; })
+
 #endif

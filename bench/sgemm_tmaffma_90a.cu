@@ -28,15 +28,6 @@
 
 namespace sgf {
 
-#if __CUDA_ARCH__ >= 900
-__device__ __forceinline__ void tma2d(unsigned dst, const CUtensorMap *map, int c0, int c1, unsigned bar)
-{
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
-		     "l"(map), "r"(c0), "r"(c1), "r"(bar)
-		     : "memory");
-}
-#endif
-
 __device__ __forceinline__ float comp(const float4 &v, int i)
 {
 	return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
@@ -76,8 +67,8 @@ template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int SPLIT, int DY
 		auto load = [&](int t) {
 			const int s = t % STAGES;
 			mbar_expect_tx(full + 8 * s, STAGE_BYTES);
-			sgf::tma2d(base + s * A_BYTES, ta, m0, t * BK, full + 8 * s);
-			sgf::tma2d(base + OFF_B + s * B_BYTES, tb, t * BK, n0, full + 8 * s);
+			tma_load_2d(base + s * A_BYTES, ta, m0, t * BK, full + 8 * s);
+			tma_load_2d(base + OFF_B + s * B_BYTES, tb, t * BK, n0, full + 8 * s);
 		};
 		if (tid == 0) {
 			for (int s = 0; s < STAGES; s++) {
@@ -168,20 +159,13 @@ template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int SPLIT, int DY
 	}
 };
 
-/* The list's lines of this image, each a kernel with the two tensor maps after the usual
- * arguments (the other images keep sgemm.cuh's form). */
-#define SG_ARGS_TMA SG_ARGS, &sg_tma_a, &sg_tma_b
+/* The list's lines of this image, each a kernel with the two tensor maps (sgemm.cuh's SG_VARIANT_TMA). */
 #pragma push_macro("SG_VARIANT")
 #undef SG_VARIANT
-#define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
-		   model)                                                                               \
-	SG_IMAGE_##image(extern "C" __global__ void SG_BOUNDS_##minb((bx) * (by))                       \
-			 name(GEMM_ARGS(T), const __grid_constant__ CUtensorMap sg_tma_a,                \
-			      const __grid_constant__ CUtensorMap sg_tma_b) { call; })
+#define SG_VARIANT SG_VARIANT_TMA
 #undef SG_IMAGE_sgemm_tmaffma_90a
 #define SG_IMAGE_sgemm_tmaffma_90a(x) x
 #include "sgemm.list"
 #undef SG_IMAGE_sgemm_tmaffma_90a
 #define SG_IMAGE_sgemm_tmaffma_90a(x)
 #pragma pop_macro("SG_VARIANT")
-#undef SG_ARGS_TMA

@@ -51,13 +51,6 @@ __device__ __forceinline__ void bar_wait(unsigned bar, unsigned parity)
 		     : "memory");
 }
 
-__device__ __forceinline__ void tma2d(unsigned dst, const CUtensorMap *map, int c0, int c1, unsigned bar)
-{
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
-		     "l"(map), "r"(c0), "r"(c1), "r"(bar)
-		     : "memory");
-}
-
 /* A k-major operand in 128-byte swizzled rows (8 rows = 1024 bytes apart): start address in
  * 16-byte units, the stride between 8-row groups, layout type 1 (128B swizzle). */
 __device__ __forceinline__ unsigned long long desc_sw128(unsigned addr)
@@ -148,8 +141,8 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 			mbar_expect_tx(full + 8 * s, A_BYTES + B_BYTES);
 #pragma unroll
 			for (int j = 0; j < BM / SGW_ABOX; j++)
-				sgw::tma2d(base + s * A_BYTES + j * ABOX_BYTES, ta, m0 + j * SGW_ABOX, kt * BK, full + 8 * s);
-			sgw::tma2d(base + OFF_B + s * B_BYTES, tb, kt * BK, n0, full + 8 * s);
+				tma_load_2d(base + s * A_BYTES + j * ABOX_BYTES, ta, m0 + j * SGW_ABOX, kt * BK, full + 8 * s);
+			tma_load_2d(base + OFF_B + s * B_BYTES, tb, kt * BK, n0, full + 8 * s);
 		}
 	}
 
@@ -326,20 +319,13 @@ template <int BN, int STAGES, int DYN> struct gemm_wgmma {
 	}
 };
 
-/* The list's lines of this image, each a kernel with the two tensor maps after the usual
- * arguments (the other images keep sgemm.cuh's form). */
-#define SG_ARGS_TMA SG_ARGS, &sg_tma_a, &sg_tma_b
+/* The list's lines of this image, each a kernel with the two tensor maps (sgemm.cuh's SG_VARIANT_TMA). */
 #pragma push_macro("SG_VARIANT")
 #undef SG_VARIANT
-#define SG_VARIANT(name, T, image, call, minb, seed, kind, pipe, bm, bn, bk, bx, by, na, gap, any, vec4, dyn, \
-		   model)                                                                               \
-	SG_IMAGE_##image(extern "C" __global__ void __launch_bounds__((bx) * (by), 1)                    \
-			 name(GEMM_ARGS(T), const __grid_constant__ CUtensorMap sg_tma_a,                \
-			      const __grid_constant__ CUtensorMap sg_tma_b) { call; })
+#define SG_VARIANT SG_VARIANT_TMA
 #undef SG_IMAGE_sgemm_wgmma_90a
 #define SG_IMAGE_sgemm_wgmma_90a(x) x
 #include "sgemm.list"
 #undef SG_IMAGE_sgemm_wgmma_90a
 #define SG_IMAGE_sgemm_wgmma_90a(x)
 #pragma pop_macro("SG_VARIANT")
-#undef SG_ARGS_TMA

@@ -1,6 +1,6 @@
 /* mbarrier.cuh — the shared-memory mbarrier operations of the asynchronous-copy kernels (TMA,
  * bulk copies) and their shared-memory addresses: probes/tma.cu, probes/tma_mc_90a.cu and
- * bench/sgemm_wgmma_90a.cu (sm_90 and later; smem_addr everywhere). */
+ * bench/sgemm_wgmma_90a.cu and sgemm_tmaffma_90a.cu (sm_90 and later; smem_addr everywhere). */
 #ifndef GP_MBARRIER_CUH
 #define GP_MBARRIER_CUH
 
@@ -41,6 +41,14 @@ __device__ __forceinline__ void mbar_arrive(unsigned bar)
 		} while (!done);                                                                   \
 	}
 MBAR_WAIT_FN(mbar_wait, "")
+
+/* One 2-D TMA box of `map` at (c0, c1) into shared memory at dst, completing on mbarrier bar. */
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const void *map, int c0, int c1, unsigned bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+		     "l"(map), "r"(c0), "r"(c1), "r"(bar)
+		     : "memory");
+}
 
 /* Generic-proxy accesses to shared memory (the check, the poison) before the TMA writes it again. */
 __device__ __forceinline__ void fence_proxy_async(void)
