@@ -47,6 +47,8 @@ static void lat_ffma_derive_one(struct gp_profile *prof, const struct gp_table *
 {
 	double ns, cpw, max_thr;
 	const double lat = form_latency(t, operand, 1, &ns, &cpw, &max_thr);
+	/* ns: the row's, over its own point's clock sample; the key divides by the experiment's. */
+	const double key_ns = lat / gp_table_clock_median(t) * 1e3;
 	char key[64], method[160];
 
 	if (isnan(lat))
@@ -54,12 +56,9 @@ static void lat_ffma_derive_one(struct gp_profile *prof, const struct gp_table *
 	snprintf(key, sizeof key, "%s_latency", prefix);
 	snprintf(method, sizeof method, "dependent %s chain, 1 warp, clock64", chain);
 	gp_profile_add(prof, key, lat, "cycles", method, "lat_ffma");
-	/* The row's own ns divides by its point's clock sample; the key by the experiment's. */
-	(void)ns;
-	ns = lat / gp_table_clock_median(t) * 1e3;
 	snprintf(key, sizeof key, "%s_latency_ns", prefix);
-	if (!isnan(ns))
-		gp_profile_add(prof, key, ns, "ns", "latency / the experiment's median SM clock", "lat_ffma");
+	if (!isnan(key_ns))
+		gp_profile_add(prof, key, key_ns, "ns", "latency / the experiment's median SM clock", "lat_ffma");
 	if (max_thr > 256 && !isnan(cpw)) {
 		snprintf(key, sizeof key, "%s_cycles_per_warp", prefix);
 		gp_profile_add(prof, key, cpw, "cycles/warp/SM", "block time per step / warps at the largest block",

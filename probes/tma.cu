@@ -39,9 +39,7 @@ __device__ __forceinline__ void tma_issue(unsigned dst, const CUtensorMap *map, 
 			     "l"(map), "r"(c[0]), "r"(bar)
 			     : "memory");
 	else if (RANK == 2)
-		asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
-			     "l"(map), "r"(c[0]), "r"(c[1]), "r"(bar)
-			     : "memory");
+		tma_load_2d(dst, map, c[0], c[1], bar);
 	else if (RANK == 3)
 		asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
 			     "l"(map), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar)

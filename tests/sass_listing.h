@@ -143,6 +143,15 @@ static __attribute__((unused)) int have_cuobjdump(void)
 	return system("command -v cuobjdump >/dev/null 2>&1") == 0;
 }
 
+/* In a test: skip (counted as skipped, with the reason) where cuobjdump is not on PATH. */
+#define NEED_CUOBJDUMP()                                                                            \
+	do {                                                                                        \
+		if (!have_cuobjdump()) {                                                            \
+			print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n"); \
+			skip();                                                                     \
+		}                                                                                   \
+	} while (0)
+
 /* family: "insn" (probes/insn.cu) or "bench/sgemm_tc3" (a directory named). */
 static __attribute__((unused)) void fatbin_path(char *buf, size_t len, const char *family)
 {

@@ -128,10 +128,7 @@ static void test_sass_counts(void **state)
 	int cc;
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	cc = dev.cc_major * 10 + dev.cc_minor;
 	/* lat_: 256 per trip; tput_: 8 chains x 32 steps = 256 per trip. The XCB shape's operand is

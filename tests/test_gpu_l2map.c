@@ -123,10 +123,7 @@ static void test_map_sass(void **state)
 	char sm[16];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	expect("l2map", sm, "l2map_lat", "LDG", "STRONG.GPU", L2MAP_CHAIN + 1);
 }
@@ -197,10 +194,7 @@ static void test_side_sass(void **state)
 	char sm[16];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	expect("l2map", sm, "l2side_stream", "LDG", "STRONG.GPU", L2SIDE_UNROLL);
 }

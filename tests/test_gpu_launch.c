@@ -75,10 +75,7 @@ static void test_launch_sass(void **state)
 	char sm[16];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	expect("launch", sm, "launch_empty", "STG", NULL, 2);
 }

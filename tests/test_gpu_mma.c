@@ -113,10 +113,7 @@ static void test_sass_counts(void **state)
 	char sm[16], kname[64], why[256];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	/* lat_: one chain of MMA_TRIP_STEPS per trip; tput_: MMA_CHAINS of them. A form this sm
 	 * cannot run has an empty kernel. */

@@ -138,10 +138,7 @@ static void sass_of(const char *kernel)
 static void test_sass(void **state)
 {
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	for (size_t i = 0; i < GP_ARRAY_SIZE(kernels); i++)
 		sass_of(kernels[i]);
 }

@@ -230,10 +230,7 @@ static void test_sass_counts(void **state)
 	char sm[16], k[96];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	snprintf(sm, sizeof sm, "sm_%d%d", dev.cc_major, dev.cc_minor);
 	expect_atomics(sm);
 	for (size_t i = 0; i < gp_nwarp_ops; i++) {

@@ -185,10 +185,7 @@ static void test_sass(void **state)
 	char kname[64];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	if (dev.cc_major != 9 || dev.cc_minor != 0) {
 		print_message("skipped: the TMA kernels' SASS is checked for sm_90\n");
 		skip();

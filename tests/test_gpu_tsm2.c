@@ -264,10 +264,7 @@ static void test_tsm2_v5_sass(void **state)
 	char path[512];
 
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: no cuobjdump\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 	for (size_t i = 0; i < GP_ARRAY_SIZE(k); i++) {
 		struct sass_kernel s;
 		size_t lds, lds128, lda, fma, ldgsts;

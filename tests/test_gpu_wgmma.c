@@ -203,10 +203,7 @@ static void expect_kernel(const char *kernel, const char *op, size_t want, size_
 static void test_sass(void **state)
 {
 	NEED_GPU();
-	if (!have_cuobjdump()) {
-		print_message("skipped: cuobjdump not on PATH (it ships with the CUDA toolkit on the GPU machine)\n");
-		skip();
-	}
+	NEED_CUOBJDUMP();
 #define WGMMA(T, N, S, SP)                                                                         \
 	expect_kernel("wgmma_lat_" #T "_n" #N "_" #S SP_SUFFIX_##SP, type_sass(#T), WGMMA_LAT_UNROLL, 1, SP); \
 	expect_kernel("wgmma_tput_" #T "_n" #N "_" #S SP_SUFFIX_##SP, type_sass(#T), WGMMA_TPUT_BATCH,        \
