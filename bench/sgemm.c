@@ -204,7 +204,7 @@ static int kernel(struct gp_meas *m, struct sg_ctx *c)
 		return GP_EFAIL;
 	} else if ((rc = gp_kernel(m->dev, sg_variant_image(v), v->name, &m->fn)))
 		return rc;
-	else if (sg_variant_image(v) == SG_IMAGE_sgemm_warp)
+	else if (sg_variant_image(v) == SG_IMAGE_sgemm_warp || sg_variant_image(v) == SG_IMAGE_sgemm_tmaffma_90a)
 		sg_sass_columns(m, v->name);
 	GP_CU(cuFuncSetAttribute(m->fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				 c->s.target_threads > 0 ? 100 : -1));

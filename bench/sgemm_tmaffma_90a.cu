@@ -36,10 +36,12 @@ __device__ __forceinline__ float comp(const float4 &v, int i)
 } // namespace sgf
 
 /* RB: the FFMAs of a k step run column by column (one B value for TM FFMAs in a row, its reuse
- * flag set), else row by row (one A value for TN FFMAs). SPLIT: B's k-quads of 4 k steps are
- * loaded in SPLIT groups of columns (A's fragments of those 4 steps kept meanwhile): fewer
- * registers held at once, room for ptxas to load ahead. */
-template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int SPLIT, int DYN> struct gemm_tmaffma {
+ * flag set; 2: the odd columns bottom up, so a column's first FFMA reads the A value its
+ * predecessor read and takes it from the reuse cache too), else (0) row by row (one A value for
+ * TN FFMAs). SPLIT: B's k-quads of 4 k steps are loaded in SPLIT groups of columns (A's
+ * fragments of those 4 steps kept meanwhile): fewer registers held at once, room for ptxas to
+ * load ahead. */
+template <int BM, int BN, int TM, int TN, int STAGES, int RB, int SPLIT, int DYN> struct gemm_tmaffma {
 	static constexpr int BK = SGF_BK;
 	static constexpr int WM = 8 * TM, WN = 4 * TN, NWM = BM / WM, NWN = BN / WN, NWARPS = NWM * NWN;
 	static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BN * BK * 4, STAGE_BYTES = A_BYTES + B_BYTES;
@@ -118,7 +120,8 @@ template <int BM, int BN, int TM, int TN, int STAGES, bool RB, int SPLIT, int DY
 								fa[b][i] = lds4(as + 4u * ((4 * kq + b) * BM + 32 * i));
 #pragma unroll
 						for (int x = 0; x < TM * TN / SPLIT; x++) {
-							const int r = RB ? x % TM : x / (TN / SPLIT);
+							const int r0 = RB ? x % TM : x / (TN / SPLIT);
+							const int r = RB == 2 && x / TM % 2 ? TM - 1 - r0 : r0;
 							const int jj = RB ? x / TM : x % (TN / SPLIT), j = h * (TN / SPLIT) + jj;
 							acc[r][j] = fmaf(sgf::comp(fa[b][r / 4], r % 4), sgf::comp(bq[jj], b), acc[r][j]);
 						}

@@ -140,6 +140,13 @@ SGEMM_CUBIN := $(BUILD)/cubins/sgemm.sm_$(PTX_SM).cubin
 $(SGEMM_CUBINS): $(BUILD)/cubins/sgemm.sm_%.cubin: $(BUILD)/kernels/$(SGEMM_SRC).sm_%.cubin
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
+# The TMA-fed FFMA kernels' sm_90a cubin, template "sgemm_tmaffma" for sm 90 (whatever SM says:
+# their image is built for sm_90a alone), for the patched variants of their lines (bench/
+# sgemm_patch.c) and the SASS columns of their rows.
+SGEMM_TF_CUBIN := $(BUILD)/cubins/sgemm_tmaffma.sm_90.cubin
+$(SGEMM_TF_CUBIN): $(BUILD)/kernels/bench/sgemm_tmaffma_90a.sm_90a.cubin
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 # Patchable templates: one cubin per sm (the SASS patcher edits one sm's machine code), embedded
 # with a lookup table (harness/templates.h) under their historic names build/cubins/NAME.sm_XX.
@@ -148,9 +155,9 @@ $(CUBINS): $(BUILD)/cubins/%: $(BUILD)/kernels/probes/patch/%
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
 
-$(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c &: $(CUBINS) $(SGEMM_CUBINS) $(SM_STAMP) scripts/embed-cubins.sh
+$(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c &: $(CUBINS) $(SGEMM_CUBINS) $(SGEMM_TF_CUBIN) $(SM_STAMP) scripts/embed-cubins.sh
 	@mkdir -p $(BUILD)/gen
-	$(Q)scripts/embed-cubins.sh $(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c $(CUBINS) $(SGEMM_CUBINS)
+	$(Q)scripts/embed-cubins.sh $(BUILD)/gen/cubins.S $(BUILD)/gen/cubins.c $(CUBINS) $(SGEMM_CUBINS) $(SGEMM_TF_CUBIN)
 
 $(BUILD)/obj/gen/cubins.o: $(BUILD)/gen/cubins.c
 	@mkdir -p $(@D)

@@ -7,7 +7,10 @@
  * reuse flag; it changes nothing but register fields and reuse bits (opcodes, control bits and
  * every other bit equal); the register change is one permutation, applied to every FFMA alike;
  * the reuse rule, run on sgemm_29 with its flags cleared, sets only flags ptxas itself set;
- * with one bank nothing can improve, so nothing is renamed; bad input is refused. */
+ * with one bank nothing can improve, so nothing is renamed; bad input is refused. And on the TMA-fed
+ * FFMA kernels' cubin ($BUILD/cubins/sgemm_tmaffma.sm_90.cubin; skipped without it): the main
+ * loop found is the k loop, and the loop pass lowers sgemm_54's conflicts by renaming FFMA values
+ * whose writers every read still sees, with reuse bits the rule allows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +30,7 @@
 #define BASE "sgemm_46_warptile_scalarc"
 #define LDG_STS "sgemm_29_warptile"
 
-static char path[512];
+static char path[512], tf_path[512];
 
 static int setup(void **state)
 {
@@ -35,6 +38,9 @@ static int setup(void **state)
 	const char *fixture = getenv("GP_TEST_SGEMM_CUBIN");
 
 	(void)state;
+	snprintf(tf_path, sizeof tf_path, "%s/cubins/sgemm_tmaffma.sm_90.cubin", build);
+	if (access(tf_path, R_OK))
+		tf_path[0] = 0;
 	snprintf(path, sizeof path, "%s/cubins/sgemm.sm_90.cubin", build);
 	if (access(path, R_OK) == 0)
 		return 0;
@@ -206,6 +212,136 @@ static void test_one_bank_nothing_to_gain(void **state)
 	gp_cubin_close(&c);
 }
 
+/* ---- the TMA-fed FFMA kernels' cubin (template sgemm_tmaffma: bench/sgemm_tmaffma_90a.cu) */
+
+#define TF_BASE "sgemm_53_tmaffma_128x128_split4"
+#define TF_SNAKE "sgemm_54_tmaffma_snake"
+
+static void open_tf(struct gp_cubin *c)
+{
+	int io;
+
+	if (!tf_path[0]) {
+		fprintf(stderr, "test_sass_ffma: skipped: no build/cubins/sgemm_tmaffma.sm_90.cubin (needs nvcc)\n");
+		skip();
+	}
+	assert_int_equal(gp_cubin_load(c, tf_path, &io), 0);
+}
+
+/* The main loop is the k loop with all 512 FFMAs (8 x 16 a lane, 4 k steps of a quad, 8 quads
+ * unrolled), not the retry path ptxas outlines after the EXIT, which branches back to just before
+ * it: that needs the branch offset's low bits (bits 16-23). */
+static void test_tf_loop_found(void **state)
+{
+	struct gp_cubin c;
+	struct gp_ffma_stats s;
+
+	(void)state;
+	open_tf(&c);
+	assert_int_equal(gp_ffma_stats(&c, TF_BASE, banks(), &s), 0);
+	assert_int_equal(s.ffma, 512);
+	assert_int_equal(s.loop_ffma, 512);
+	assert_true(s.loop_insn < 600);
+	gp_cubin_close(&c);
+}
+
+/* Which instruction wrote each register, walking [lo, hi] of w: FFMA Rd and the LDS data registers
+ * (the only instructions the loop pass may rename around), every other instruction's Rd alike on
+ * both sides; at each FFMA the writers of its sources into src[3 * i ...]. */
+static void writers(const struct gp_insn *w, size_t lo, size_t hi, long *src, long *end)
+{
+	long at[256];
+
+	for (int r = 0; r < 256; r++)
+		at[r] = -1 - r;
+	for (size_t i = lo; i <= hi; i++) {
+		const uint32_t op = gp_insn_get(w[i], GP_F_OPCODE), rd = gp_insn_get(w[i], GP_F_RD);
+		static const enum gp_insn_field f[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
+		unsigned span = 1;
+
+		if (op == 0x223)
+			for (int j = 0; j < 3; j++)
+				src[3 * (i - lo) + j] = at[gp_insn_get(w[i], f[j])];
+		if (op == 0x984)
+			span = gp_insn_bits(w[i], 73, 3) == 6 ? 4 : gp_insn_bits(w[i], 73, 3) == 5 ? 2 : 1;
+		for (unsigned q = 0; rd < 255 && q < span; q++)
+			at[rd + q] = (long)i;
+	}
+	memcpy(end, at, sizeof at);
+}
+
+/* The loop pass on sgemm_54 (the list's sgemm_55): fewer modelled conflicts; only FFMA register
+ * fields and reuse bits change, inside the loop; every FFMA source is written by the same
+ * instruction as before and the loop leaves every register as it did; and each reuse bit in the
+ * loop is one the rule allows (the next FFMA to read that slot from that bank reads the register,
+ * only FFMAs between, none writing it). */
+static void test_tf_loop_pass(void **state)
+{
+	struct gp_cubin a, b;
+	struct gp_ffma_stats before, after;
+	struct gp_ffma_opts o = { .banks = banks(), .reuse = 1, .rename = 1, .loop = 1 };
+	static const enum gp_insn_field f[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
+	struct gp_insn *x, *y;
+	size_t n, m, lo = SIZE_MAX, hi = 0;
+	long *sx, *sy, ex[256], ey[256];
+
+	(void)state;
+	open_tf(&a);
+	open_tf(&b);
+	assert_int_equal(gp_ffma_stats(&a, TF_SNAKE, o.banks, &before), 0);
+	assert_int_equal(gp_ffma_improve(&b, TF_SNAKE, &o, &after), 0);
+	print_message("sgemm_54: conflicts/FFMA %.4f -> %.4f, %zu of %zu loop values moved\n",
+		      gp_ffma_conflicts_per_ffma(&before), gp_ffma_conflicts_per_ffma(&after), after.loop_moved,
+		      after.loop_values);
+	assert_true(after.conflicts < before.conflicts);
+	assert_true(after.loop_moved > 0 && after.loop_values >= after.loop_moved);
+	words(&a, TF_SNAKE, &x, &n);
+	words(&b, TF_SNAKE, &y, &m);
+	assert_int_equal(n, m);
+	for (size_t i = 0; i < n; i++) {
+		struct gp_insn p = x[i], q = y[i];
+		static const enum gp_insn_field reg[4] = { GP_F_RD, GP_F_RA, GP_F_RB, GP_F_RC };
+
+		if (!memcmp(&p, &q, sizeof p))
+			continue;
+		assert_int_equal(gp_insn_get(p, GP_F_OPCODE), 0x223);
+		lo = i < lo ? i : lo, hi = i;
+		for (int j = 0; j < 4; j++)
+			gp_insn_set(&p, reg[j], 0), gp_insn_set(&q, reg[j], 0);
+		gp_insn_set(&p, GP_F_REUSE, 0), gp_insn_set(&q, GP_F_REUSE, 0);
+		assert_true(p.lo == q.lo && p.hi == q.hi);
+	}
+	assert_true(lo <= hi);
+	while (lo > 0 && gp_insn_get(x[lo - 1], GP_F_OPCODE) != 0x947) /* the loop: from the last branch */
+		lo--;
+	while (hi + 1 < n && gp_insn_get(x[hi], GP_F_OPCODE) != 0x947) /* to its own */
+		hi++;
+	sx = calloc(3 * (hi - lo + 1), sizeof *sx);
+	sy = calloc(3 * (hi - lo + 1), sizeof *sy);
+	assert_true(sx && sy);
+	writers(x, lo, hi, sx, ex);
+	writers(y, lo, hi, sy, ey);
+	assert_memory_equal(sx, sy, 3 * (hi - lo + 1) * sizeof *sx);
+	assert_memory_equal(ex, ey, sizeof ex);
+	for (size_t i = lo; i <= hi; i++)
+		for (int s = 0; gp_insn_get(y[i], GP_F_OPCODE) == 0x223 && s < 3; s++) {
+			const uint32_t r = gp_insn_get(y[i], f[s]);
+			size_t j = i + 1;
+
+			if (!(gp_insn_get(y[i], GP_F_REUSE) >> s & 1))
+				continue;
+			assert_true(gp_insn_get(y[i], GP_F_RD) != r);
+			while (j <= hi && gp_insn_get(y[j], GP_F_OPCODE) == 0x223 && gp_insn_get(y[j], f[s]) % 2 != r % 2) {
+				assert_true(gp_insn_get(y[j], GP_F_RD) != r);
+				j++;
+			}
+			assert_true(j <= hi && gp_insn_get(y[j], GP_F_OPCODE) == 0x223);
+			assert_int_equal(gp_insn_get(y[j], f[s]), r);
+		}
+	free(sx), free(sy), free(x), free(y);
+	gp_cubin_close(&a), gp_cubin_close(&b);
+}
+
 static void test_bad_input(void **state)
 {
 	struct gp_cubin c;
@@ -228,6 +364,8 @@ int main(void)
 		cmocka_unit_test(test_patch_is_a_renaming),
 		cmocka_unit_test(test_reuse_rule_within_ptxas),
 		cmocka_unit_test(test_one_bank_nothing_to_gain),
+		cmocka_unit_test(test_tf_loop_found),
+		cmocka_unit_test(test_tf_loop_pass),
 		cmocka_unit_test(test_bad_input),
 	};
 

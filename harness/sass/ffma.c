@@ -6,9 +6,12 @@
  * data register of a store at bits 32-39 and the global address a 64-bit pair, CS2R Rd, SRZ
  * (bits 72-79 = 0xff; bit 80 set: a 64-bit pair of zeros). Every other instruction pins any
  * register its four register fields could name, four registers wide, which can only cost
- * freedom, never correctness. A BRA's target is i + 1 + the signed 48-bit field at bits 34-81
- * (in instructions): the self-branch after EXIT lands on itself, a loop's on its head. */
+ * freedom, never correctness. A BRA's offset from the next instruction, in 4-byte words, is the
+ * signed field of bits 34-81 (high) and 16-23 (low 8 bits): checked against cuobjdump's targets of
+ * all 1163 branches of four sm_90 cubins (sgemm_warp, sgemm_tmaffma_90a, insn, dgemm); the
+ * self-branch after EXIT lands on itself, a loop's on its head. */
 #include "sass/ffma.h"
+#include "sass/ffma_int.h"
 #include "sass/insn.h"
 #include "sass/patch.h"
 
@@ -33,16 +36,6 @@ struct operand {
 	enum gp_insn_field f;
 	unsigned span;
 	enum op_kind kind;
-};
-
-struct kern {
-	struct gp_cubin *c;
-	const struct gp_cubin_kernel *k;
-	struct gp_insn *w;
-	size_t n;
-	uint8_t *target;        /* instruction i is a branch target */
-	size_t loop_lo, loop_hi; /* the largest loop's instructions [lo, hi] (hi < lo: none) */
-	int banks;
 };
 
 static unsigned mem_span(struct gp_insn w)
@@ -98,170 +91,6 @@ static int operands(struct gp_insn w, struct operand *o)
 	}
 }
 
-static int is_ffma(struct gp_insn w)
-{
-	return gp_insn_get(w, GP_F_OPCODE) == OP_FFMA;
-}
-
-static int unpredicated(struct gp_insn w)
-{
-	return gp_insn_get(w, GP_F_PRED) == GP_PRED_PT && !gp_insn_get(w, GP_F_PNEG);
-}
-
-static long bra_target(struct gp_insn w, size_t i)
-{
-	uint64_t raw = gp_insn_bits(w, 34, 48);
-	int64_t off = (int64_t)(raw << 16) >> 16;
-
-	return (long)i + 1 + (long)off;
-}
-
-static void kern_close(struct kern *k)
-{
-	free(k->w);
-	free(k->target);
-	memset(k, 0, sizeof *k);
-}
-
-static int kern_open(struct kern *k, struct gp_cubin *c, const char *kernel, int banks)
-{
-	const unsigned char *text;
-
-	memset(k, 0, sizeof *k);
-	if (banks < 1 || banks > 64)
-		return gp_cubin_fail(c, "register bank count %d: must be 1 to 64", banks);
-	if (c->sm < 70)
-		return gp_cubin_fail(c, "sm_%d: not a 128-bit Volta-family instruction set", c->sm);
-	if (!(k->k = gp_cubin_kernel(c, kernel)))
-		return -1;
-	k->c = c, k->n = k->k->ninsn, k->banks = banks;
-	k->w = malloc((k->n + 1) * sizeof *k->w);
-	k->target = calloc(k->n + 1, 1);
-	if (!k->w || !k->target) {
-		kern_close(k);
-		return gp_cubin_fail(c, "out of memory");
-	}
-	text = gp_cubin_text(c, k->k);
-	k->loop_lo = 1, k->loop_hi = 0;
-	for (size_t i = 0; i < k->n; i++)
-		k->w[i] = gp_insn_load(text + i * GP_INSN_BYTES);
-	for (size_t i = 0; i < k->n; i++) {
-		long t;
-
-		if (gp_insn_get(k->w[i], GP_F_OPCODE) != OP_BRA)
-			continue;
-		t = bra_target(k->w[i], i);
-		if (t < 0 || (size_t)t >= k->n)
-			continue;
-		k->target[t] = 1;
-		if ((size_t)t < i && (k->loop_hi < k->loop_lo || i - (size_t)t > k->loop_hi - k->loop_lo))
-			k->loop_lo = (size_t)t, k->loop_hi = i;
-	}
-	return 0;
-}
-
-/* The reuse cache as regbank_reuse measures it: per operand slot, one register per bank (layout
- * `one`: a slot keeps one register of a bank; `mixed`: one of each bank at once). Walked in
- * program order with registers renamed by perm; served[i] gets FFMA i's slots served (bit s). An
- * entry is filled by a read with the slot's reuse bit; a read of that slot and bank without the
- * bit, a write of the register, any instruction but an FFMA and any branch target empty entries
- * (conservative: a hit is counted only where the cache surely holds the value). */
-struct rcache {
-	uint8_t valid[3][64];
-	unsigned reg[3][64];
-};
-
-static unsigned reuse_bits(const struct kern *k, size_t i, const uint8_t *perm);
-
-/* rule: as if the reuse rule's bits (gp_ffma_improve's, under perm) were set too. */
-static void serve_all(const struct kern *k, const uint8_t *perm, uint8_t *served, int rule)
-{
-	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	struct rcache rc;
-
-	memset(&rc, 0, sizeof rc);
-	for (size_t i = 0; i < k->n; i++) {
-		const struct gp_insn w = k->w[i];
-		unsigned reuse, d;
-
-		served[i] = 0;
-		if (k->target[i] || !is_ffma(w)) {
-			memset(&rc, 0, sizeof rc);
-			continue;
-		}
-		reuse = gp_insn_get(w, GP_F_REUSE) | (rule ? reuse_bits(k, i, perm) : 0);
-		for (int s = 0; s < 3; s++) {
-			const unsigned v = gp_insn_get(w, slot[s]), b = perm[v] % (unsigned)k->banks;
-			int hit;
-
-			if (v == GP_REG_RZ)
-				continue;
-			hit = rc.valid[s][b] && rc.reg[s][b] == v;
-			served[i] |= (uint8_t)(hit << s);
-			rc.valid[s][b] = reuse >> s & 1;
-			rc.reg[s][b] = v;
-		}
-		d = gp_insn_get(w, GP_F_RD);
-		for (int s = 0; s < 3; s++)
-			for (int b = 0; b < k->banks; b++)
-				if (rc.valid[s][b] && rc.reg[s][b] == d)
-					rc.valid[s][b] = 0;
-	}
-}
-
-/* Bank conflicts of FFMA i with registers renamed by perm, its slots `served` from the cache;
- * *reads, *hits: its reads and cache hits. */
-static int ffma_conflicts(const struct kern *k, size_t i, const uint8_t *perm, uint8_t served, int *reads,
-			  int *hits)
-{
-	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	unsigned r[3], nr = 0, per_bank[64] = { 0 }, conf = 0;
-
-	for (int s = 0; s < 3; s++) {
-		unsigned v = gp_insn_get(k->w[i], slot[s]);
-		int dup = 0;
-
-		if (v == GP_REG_RZ)
-			continue;
-		++*reads;
-		if (served >> s & 1) {
-			++*hits;
-			continue;
-		}
-		v = perm[v];
-		for (unsigned j = 0; j < nr; j++)
-			dup |= r[j] == v;
-		if (!dup)
-			r[nr++] = v;
-	}
-	for (unsigned j = 0; j < nr; j++)
-		conf += per_bank[r[j] % (unsigned)k->banks]++ > 0;
-	return (int)conf;
-}
-
-/* Statistics under perm, with the reuse rule's bits counted too where rule (serve_all); served:
- * scratch of k->n + 1 bytes. */
-static void stats_of(const struct kern *k, const uint8_t *perm, uint8_t *served, int rule, struct gp_ffma_stats *s)
-{
-	int reads = 0, hits = 0;
-
-	memset(s, 0, sizeof *s);
-	s->insn = k->n;
-	serve_all(k, perm, served, rule);
-	for (size_t i = 0; i < k->n; i++) {
-		const int in_loop = i >= k->loop_lo && i <= k->loop_hi;
-
-		s->loop_insn += in_loop;
-		if (!is_ffma(k->w[i]))
-			continue;
-		s->ffma++;
-		s->loop_ffma += in_loop;
-		s->reuse_ffma += gp_insn_get(k->w[i], GP_F_REUSE) != 0;
-		s->conflicts += (size_t)ffma_conflicts(k, i, perm, served[i], &reads, &hits);
-	}
-	s->reads = (size_t)reads, s->served = (size_t)hits;
-}
-
 static void identity(uint8_t *perm)
 {
 	for (int r = 0; r < 256; r++)
@@ -273,16 +102,16 @@ int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_f
 	struct kern k;
 	uint8_t perm[256], *served;
 
-	if (kern_open(&k, c, kernel, banks) < 0)
+	if (gp_ffma_kern_open(&k, c, kernel, banks) < 0)
 		return -1;
 	if (!(served = malloc(k.n + 1))) {
-		kern_close(&k);
+		gp_ffma_kern_close(&k);
 		return gp_cubin_fail(c, "out of memory");
 	}
 	identity(perm);
-	stats_of(&k, perm, served, 0, s);
+	gp_ffma_count(&k, perm, served, 0, s);
 	free(served);
-	kern_close(&k);
+	gp_ffma_kern_close(&k);
 	return 0;
 }
 
@@ -303,43 +132,10 @@ double gp_ffma_loop_share(const struct gp_ffma_stats *s)
 
 /* ---------------------------------------------------------------- reuse flags */
 
-/* Reuse bits FFMA i may carry (header comment's conditions), registers renamed by perm: slot s
- * where the next FFMA to read slot s from the same bank, before any other instruction or branch
- * target, reads the same register, unpredicated like i, and no FFMA from i on writes it first. */
-static unsigned reuse_bits(const struct kern *k, size_t i, const uint8_t *perm)
-{
-	static const enum gp_insn_field slot[3] = { GP_F_RA, GP_F_RB, GP_F_RC };
-	const struct gp_insn a = k->w[i];
-	unsigned bits = 0;
-
-	if (!is_ffma(a) || !unpredicated(a))
-		return 0;
-	for (int s = 0; s < 3; s++) {
-		const uint32_t r = gp_insn_get(a, slot[s]);
-		const unsigned b = perm[r] % (unsigned)k->banks;
-
-		if (r == GP_REG_RZ)
-			continue;
-		for (size_t j = i + 1; j < k->n; j++) {
-			const struct gp_insn w = k->w[j];
-			const uint32_t v = gp_insn_get(w, slot[s]);
-
-			if (gp_insn_get(k->w[j - 1], GP_F_RD) == r || k->target[j] || !is_ffma(w))
-				break;
-			if (v == GP_REG_RZ || perm[v] % (unsigned)k->banks != b)
-				continue;
-			if (v == r && unpredicated(w))
-				bits |= 1u << s;
-			break;
-		}
-	}
-	return bits;
-}
-
 static int set_reuse(struct kern *k, const uint8_t *perm, size_t *added)
 {
 	for (size_t i = 0; i < k->n; i++) {
-		const unsigned old = gp_insn_get(k->w[i], GP_F_REUSE), add = reuse_bits(k, i, perm) & ~old;
+		const unsigned old = gp_insn_get(k->w[i], GP_F_REUSE), add = gp_ffma_reuse_rule(k, i, perm) & ~old;
 
 		if (!add)
 			continue;
@@ -404,7 +200,7 @@ static int index_uses(const struct kern *k, struct rename *rn)
 	static const enum gp_insn_field f[4] = { GP_F_RD, GP_F_RA, GP_F_RB, GP_F_RC };
 
 	for (size_t i = 0; i < k->n; i++)
-		for (int j = 0; is_ffma(k->w[i]) && j < 4; j++)
+		for (int j = 0; gp_ffma_is(k->w[i]) && j < 4; j++)
 			rn->used[gp_insn_get(k->w[i], f[j])] = 1;
 	rn->used[GP_REG_RZ] = 0;
 	return (rn->served = calloc(k->n + 1, 1)) ? 0 : -1;
@@ -416,7 +212,7 @@ static long cost(const struct kern *k, struct rename *rn)
 {
 	struct gp_ffma_stats s;
 
-	stats_of(k, rn->perm, rn->served, rn->rule, &s);
+	gp_ffma_count(k, rn->perm, rn->served, rn->rule, &s);
 	return (long)s.conflicts;
 }
 
@@ -531,35 +327,40 @@ int gp_ffma_improve(struct gp_cubin *c, const char *kernel, const struct gp_ffma
 {
 	struct kern k;
 	unsigned char *saved = NULL, *text;
-	size_t bytes, added = 0, movable = 0, moved = 0;
+	size_t bytes, added = 0, movable = 0, moved = 0, values = 0, vmoved = 0;
 	int rc;
 
-	if (kern_open(&k, c, kernel, o->banks) < 0)
+	if (gp_ffma_kern_open(&k, c, kernel, o->banks) < 0)
 		return -1;
 	text = gp_cubin_text(c, k.k);
 	bytes = k.n * GP_INSN_BYTES;
 	if (!(saved = malloc(bytes + 1))) {
-		kern_close(&k);
+		gp_ffma_kern_close(&k);
 		return gp_cubin_fail(c, "out of memory");
 	}
 	memcpy(saved, text, bytes);
 	/* Renaming first, counting the hits the reuse rule will add under each candidate; then the
 	 * rule on the renamed kernel (its registers' banks are the final ones). */
 	rc = o->rename ? rename_regs(&k, o->reuse, &movable, &moved) : 0;
-	kern_close(&k);
+	gp_ffma_kern_close(&k);
+	if (rc == 0 && o->loop) {
+		rc = gp_ffma_kern_open(&k, c, kernel, o->banks) < 0 ? -1 : gp_ffma_loop_rename(&k, &values, &vmoved);
+		gp_ffma_kern_close(&k);
+	}
 	if (rc == 0 && o->reuse) {
 		uint8_t id[256];
 
 		identity(id);
-		rc = kern_open(&k, c, kernel, o->banks) < 0 ? -1 : set_reuse(&k, id, &added);
-		kern_close(&k);
+		rc = gp_ffma_kern_open(&k, c, kernel, o->banks) < 0 ? -1 : set_reuse(&k, id, &added);
+		gp_ffma_kern_close(&k);
 	}
 	if (rc == 0)
 		rc = gp_ffma_stats(c, kernel, o->banks, after);
 	if (rc < 0)
 		memcpy(text, saved, bytes); /* all or nothing */
 	else
-		after->reuse_set = added, after->movable = movable, after->renamed = moved;
+		after->reuse_set = added, after->movable = movable, after->renamed = moved,
+		after->loop_values = values, after->loop_moved = vmoved;
 	free(saved);
 	return rc;
 }

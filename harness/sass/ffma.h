@@ -42,11 +42,13 @@ struct gp_ffma_stats {
 	size_t movable;              /* registers the renaming may move */
 	size_t renamed;              /* registers it moved (gp_ffma_improve only) */
 	size_t reuse_set;            /* reuse bits it set (gp_ffma_improve only) */
+	size_t loop_values;          /* the loop pass's movable FFMA values (gp_ffma_improve only) */
+	size_t loop_moved;           /* those it moved */
 };
 
 struct gp_ffma_opts {
 	int banks;                   /* measured register banks (>= 1) */
-	int reuse, rename;           /* which steps gp_ffma_improve takes */
+	int reuse, rename, loop;     /* which steps gp_ffma_improve takes */
 };
 
 /* Statistics of kernel `kernel`; -1 with c->err if it is not there or banks < 1. */

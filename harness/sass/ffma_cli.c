@@ -44,20 +44,20 @@ int gp_ffma_banks_for_sm(int sm, int *banks, char *err, size_t len)
 
 static void put_stats(const char *stage, const struct gp_ffma_stats *s, int banks)
 {
-	printf("%s,%d,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%zu,%zu,%zu\n", stage, banks, s->insn, s->ffma,
+	printf("%s,%d,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%zu,%zu,%zu,%zu,%zu\n", stage, banks, s->insn, s->ffma,
 	       gp_ffma_loop_share(s), gp_ffma_reuse_share(s), s->reads ? (double)s->served / (double)s->reads : 0,
-	       gp_ffma_conflicts_per_ffma(s), s->movable, s->renamed, s->reuse_set);
+	       gp_ffma_conflicts_per_ffma(s), s->movable, s->renamed, s->reuse_set, s->loop_values, s->loop_moved);
 }
 
 struct ffma_args {
 	const char *file, *kernel, *out, *banks, *run;
-	int reuse, rename;
+	int reuse, rename, loop;
 };
 
 static int parse(int argc, char **argv, struct ffma_args *a)
 {
 	memset(a, 0, sizeof *a);
-	a->reuse = a->rename = 1;
+	a->reuse = a->rename = a->loop = 1;
 	for (int i = 1; i < argc; i++) {
 		const char **v = !strcmp(argv[i], "--kernel") ? &a->kernel : !strcmp(argv[i], "-o") ? &a->out
 			       : !strcmp(argv[i], "--banks") ? &a->banks : !strcmp(argv[i], "--run") ? &a->run : NULL;
@@ -70,6 +70,8 @@ static int parse(int argc, char **argv, struct ffma_args *a)
 			a->reuse = 0;
 		else if (!strcmp(argv[i], "--no-rename"))
 			a->rename = 0;
+		else if (!strcmp(argv[i], "--no-loop"))
+			a->loop = 0;
 		else if (argv[i][0] == '-' || a->file)
 			return gp_err("sass ffma: unexpected argument '%s'", argv[i]), -1;
 		else
@@ -113,14 +115,14 @@ int gp_sass_ffma_main(int argc, char **argv)
 		return GP_EUSAGE;
 	if ((rc = gp_cubin_load_cmd(&c, a.file, "sass ffma")))
 		return rc;
-	o = (struct gp_ffma_opts){ .reuse = a.reuse, .rename = a.rename };
+	o = (struct gp_ffma_opts){ .reuse = a.reuse, .rename = a.rename, .loop = a.loop };
 	if (banks_of(&a, c.sm, &o.banks) < 0)
 		rc = GP_EUSAGE;
 	else if (gp_ffma_stats(&c, a.kernel, o.banks, &before) < 0 || gp_ffma_improve(&c, a.kernel, &o, &after) < 0) {
 		gp_err("sass ffma: %s: %s", a.file, gp_cubin_error(&c));
 		rc = GP_EINPUT;
 	} else {
-		puts("stage,banks,insn,ffma,loop_ffma_share,reuse_share,served_share,conflicts_per_ffma,movable,renamed,reuse_set");
+		puts("stage,banks,insn,ffma,loop_ffma_share,reuse_share,served_share,conflicts_per_ffma,movable,renamed,reuse_set,loop_values,loop_moved");
 		put_stats("nvcc", &before, o.banks);
 		put_stats("patched", &after, o.banks);
 		if (a.out && gp_cubin_save(&c, a.out) < 0) {

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 	fputs("usage: gpuprobe sass dump FILE [--kernel K]\n"
 	      "       gpuprobe sass solve CUBIN --kernel K[,K...] -o MAP.csv [--listing FILE] [--emit RAW] [--save-listing FILE] [--max-seconds S]\n"
 	      "                               [--nvdisasm PATH] [--max-samples N]\n"
-	      "       gpuprobe sass ffma CUBIN --kernel K [--banks N | --run DIR] [--no-reuse] [--no-rename] [-o OUT]\n"
+	      "       gpuprobe sass ffma CUBIN --kernel K [--banks N | --run DIR] [--no-reuse] [--no-rename] [--no-loop] [-o OUT]\n"
 	      "       gpuprobe sass patch FILE --kernel K --index I --field NAME --value V [--force] -o OUT\n"
 	      "fields:", f);
 	for (int i = 0; i < GP_F_COUNT; i++)
