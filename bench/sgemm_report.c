@@ -203,25 +203,31 @@ static void patch_report(FILE *md, const struct gp_table *t)
 	}
 }
 
-/* The first patched kernel's ratio to cuBLAS and to its base at the largest square size. */
+/* The best patched kernel's (by ratio to cuBLAS) ratio to cuBLAS and to its base at the largest
+ * square size. */
 static void patch_derive(struct gp_profile *prof, const struct gp_table *t, double big)
 {
-	for (size_t p = 0; p < GP_ARRAY_SIZE(sg_patched); p++) {
-		const long rp = find_square(t, sg_patched[p].name, big), rb = find_square(t, sg_patched[p].base, big);
-		char method[200];
+	long best = -1, rb = -1;
+	size_t bp = 0;
+	char method[200];
 
-		if (rp < 0 || !gp_table_row_ok(t, (size_t)rp))
+	for (size_t p = 0; p < GP_ARRAY_SIZE(sg_patched); p++) {
+		const long rp = find_square(t, sg_patched[p].name, big);
+
+		if (rp < 0 || !gp_table_row_ok(t, (size_t)rp) || isnan(num(t, rp, "ratio_to_cublas")))
 			continue;
-		snprintf(method, sizeof method, "%s (%s patched by gpuprobe sass ffma), %.0f^3", sg_patched[p].name,
-			 sg_patched[p].base, big);
-		if (!isnan(num(t, rp, "ratio_to_cublas")))
-			gp_profile_add(prof, "sgemm_patched_ffma_ratio_to_cublas", num(t, rp, "ratio_to_cublas"), "x",
-				       method, "sgemm");
-		if (rb >= 0 && gp_table_row_ok(t, (size_t)rb) && num(t, rb, "gflops") > 0)
-			gp_profile_add(prof, "sgemm_patched_ffma_speedup", num(t, rp, "gflops") / num(t, rb, "gflops"), "x",
-				       method, "sgemm");
-		return;
+		if (best < 0 || num(t, rp, "ratio_to_cublas") > num(t, best, "ratio_to_cublas"))
+			best = rp, bp = p;
 	}
+	if (best < 0)
+		return;
+	rb = find_square(t, sg_patched[bp].base, big);
+	snprintf(method, sizeof method, "%s (%s patched by gpuprobe sass ffma), %.0f^3", sg_patched[bp].name,
+		 sg_patched[bp].base, big);
+	gp_profile_add(prof, "sgemm_patched_ffma_ratio_to_cublas", num(t, best, "ratio_to_cublas"), "x", method, "sgemm");
+	if (rb >= 0 && gp_table_row_ok(t, (size_t)rb) && num(t, rb, "gflops") > 0)
+		gp_profile_add(prof, "sgemm_patched_ffma_speedup", num(t, best, "gflops") / num(t, rb, "gflops"), "x",
+			       method, "sgemm");
 }
 
 /* ---------------------------------------------------------------- sgemm */

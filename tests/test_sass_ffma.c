@@ -10,7 +10,7 @@
  * with one bank nothing can improve, so nothing is renamed; bad input is refused. And on the TMA-fed
  * FFMA kernels' cubin ($BUILD/cubins/sgemm_tmaffma.sm_90.cubin; skipped without it): the main
  * loop found is the k loop, and the loop pass lowers sgemm_54's conflicts by renaming FFMA values
- * whose writers every read still sees, with reuse bits the rule allows. */
+ * whose writers every read still sees, with reuse bits that are safe. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -270,11 +270,27 @@ static void writers(const struct gp_insn *w, size_t lo, size_t hi, long *src, lo
 	memcpy(end, at, sizeof at);
 }
 
+/* Does w read or write r? FFMA its four fields, LDS its data registers and address, anything else
+ * its four fields four registers wide. */
+static int touches_reg(struct gp_insn w, uint32_t r)
+{
+	static const enum gp_insn_field f[4] = { GP_F_RD, GP_F_RA, GP_F_RB, GP_F_RC };
+	const uint32_t op = gp_insn_get(w, GP_F_OPCODE);
+
+	for (int j = 0; j < 4; j++) {
+		const uint32_t v = gp_insn_get(w, f[j]);
+		const uint32_t span = op == 0x223 ? 1 : op == 0x984 && j == 0 ? (gp_insn_bits(w, 73, 3) == 6 ? 4 : 2) : 4;
+
+		if (v < 255 && r >= v && r < v + span)
+			return 1;
+	}
+	return 0;
+}
+
 /* The loop pass on sgemm_54 (the list's sgemm_55): fewer modelled conflicts; only FFMA register
  * fields and reuse bits change, inside the loop; every FFMA source is written by the same
  * instruction as before and the loop leaves every register as it did; and each reuse bit in the
- * loop is one the rule allows (the next FFMA to read that slot from that bank reads the register,
- * only FFMAs between, none writing it). */
+ * loop is safe: the next instruction to touch its register is an FFMA reading it in that slot. */
 static void test_tf_loop_pass(void **state)
 {
 	struct gp_cubin a, b;
@@ -331,12 +347,12 @@ static void test_tf_loop_pass(void **state)
 			if (!(gp_insn_get(y[i], GP_F_REUSE) >> s & 1))
 				continue;
 			assert_true(gp_insn_get(y[i], GP_F_RD) != r);
-			while (j <= hi && gp_insn_get(y[j], GP_F_OPCODE) == 0x223 && gp_insn_get(y[j], f[s]) % 2 != r % 2) {
-				assert_true(gp_insn_get(y[j], GP_F_RD) != r);
+			while (j <= hi && !touches_reg(y[j], r))
 				j++;
-			}
+			/* The next instruction to touch the register reads it, in that slot, an FFMA. */
 			assert_true(j <= hi && gp_insn_get(y[j], GP_F_OPCODE) == 0x223);
 			assert_int_equal(gp_insn_get(y[j], f[s]), r);
+			assert_true(gp_insn_get(y[j], GP_F_RD) != r || gp_insn_get(y[j], f[s]) == r);
 		}
 	free(sx), free(sy), free(x), free(y);
 	gp_cubin_close(&a), gp_cubin_close(&b);

@@ -17,8 +17,9 @@
  * Rc; an LDS writes its data registers and reads its address; predicated, their writes count as
  * reads); any other instruction is taken to read all four register fields four registers wide
  * and to write nothing for certain, which can only refuse a move. Local search, as ffma.c's: a
- * move to the other bank is kept when it lowers the kernel's conflicts counted with the loop's
- * FFMA reuse bits re-derived by ffma.h's rule, which the pass then writes. Before anything is
+ * move to the other bank is kept when it lowers the kernel's conflicts counted with ffma.h's reuse
+ * rule; the loop's FFMAs then keep each reuse bit of ptxas's that still holds under the new names
+ * (still_valid) and take the rule's. Before anything is
  * written the result is checked: walking the loop once, every register every instruction reads
  * must hold the value (the writing instruction) it held in the original, and every register the
  * same value at the end; else nothing is written. */
@@ -276,6 +277,32 @@ static int setup(struct pass *p)
 	return 1;
 }
 
+/* ptxas's reuse bits of FFMA i that still hold once renamed: the next instruction to read the
+ * slot's register reads it in that slot, with nothing between writing it, no branch or branch
+ * target between (an FFMA reading the slot from the same bank in between is fine: one entry per
+ * bank). */
+static unsigned still_valid(const struct pass *p, size_t i)
+{
+	const struct gp_insn *w = p->k->w;
+	unsigned keep = 0;
+
+	for (int s = 0; s < 3; s++) {
+		const unsigned r = gp_insn_get(w[i], src_fields[s]);
+
+		if (!(gp_insn_get(w[i], GP_F_REUSE) >> s & 1) || r >= GP_REG_RZ || gp_insn_get(w[i], GP_F_RD) == r)
+			continue;
+		for (size_t j = i + 1; j < p->hi && !p->k->target[j]; j++) {
+			if (writes(w[j], r) || (reads(w[j], r) && !gp_ffma_is(w[j])))
+				break;
+			if (reads(w[j], r)) {
+				keep |= (gp_insn_get(w[j], src_fields[s]) == r) << s;
+				break;
+			}
+		}
+	}
+	return keep;
+}
+
 /* Every read sees the value it saw in the original, and the loop ends with the same values. */
 static int same_dataflow(const struct pass *p, const struct gp_insn *orig)
 {
@@ -361,15 +388,12 @@ int gp_ffma_loop_rename(struct kern *k, size_t *webs, size_t *moved)
 		return gp_cubin_fail(k->c, "out of memory");
 	}
 	memcpy(orig, k->w, k->n * sizeof *orig);
-	for (size_t i = p.lo; i <= p.hi; i++)
-		if (gp_ffma_is(k->w[i]))
-			gp_insn_set(&k->w[i], GP_F_REUSE, 0);
 	search(&p, webs, moved);
 	for (int r = 0; r < 256; r++)
 		id[r] = (uint8_t)r;
 	for (size_t i = p.lo; i <= p.hi; i++)
 		if (gp_ffma_is(k->w[i]))
-			gp_insn_set(&k->w[i], GP_F_REUSE, gp_ffma_reuse_rule(k, i, id));
+			gp_insn_set(&k->w[i], GP_F_REUSE, still_valid(&p, i) | gp_ffma_reuse_rule(k, i, id));
 	if (!*moved)
 		memcpy(k->w, orig, k->n * sizeof *orig); /* nothing gained: ptxas's bits stay */
 	else if (!same_dataflow(&p, orig))
