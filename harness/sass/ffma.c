@@ -25,7 +25,6 @@
 #define OP_STG 0x986
 #define OP_CS2R 0x805
 #define OP_BRA 0x947
-#define MEM_SIZE_LO 73
 #define SR_ZERO 0xff
 #define REG_SP 1 /* the ABI's stack pointer */
 
@@ -38,19 +37,12 @@ struct operand {
 	enum op_kind kind;
 };
 
-static unsigned mem_span(struct gp_insn w)
-{
-	unsigned sz = (unsigned)gp_insn_bits(w, MEM_SIZE_LO, 3);
-
-	return sz == 6 ? 4 : sz == 5 ? 2 : 1;
-}
-
 /* A load's (store 0) or a store's (store 1) register operands: a load's data Rd then its address
- * Ra, a store's address Ra then its data Rb. The data is mem_span registers (pinned when more than
+ * Ra, a store's address Ra then its data Rb. The data is gp_ffma_mem_span registers (pinned when more than
  * one), the address addr_regs (a shared-memory offset: one; a global pointer: a pinned pair). */
 static int mem_operands(struct gp_insn w, int store, unsigned addr_regs, struct operand *o)
 {
-	const struct operand data = { store ? GP_F_RB : GP_F_RD, mem_span(w), mem_span(w) > 1 ? K_PIN : K_SCALAR };
+	const struct operand data = { store ? GP_F_RB : GP_F_RD, gp_ffma_mem_span(w), gp_ffma_mem_span(w) > 1 ? K_PIN : K_SCALAR };
 	const struct operand addr = { GP_F_RA, addr_regs, addr_regs > 1 ? K_PIN : K_SCALAR };
 
 	o[0] = store ? addr : data;
@@ -91,12 +83,6 @@ static int operands(struct gp_insn w, struct operand *o)
 	}
 }
 
-static void identity(uint8_t *perm)
-{
-	for (int r = 0; r < 256; r++)
-		perm[r] = (uint8_t)r;
-}
-
 int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_ffma_stats *s)
 {
 	struct kern k;
@@ -108,7 +94,7 @@ int gp_ffma_stats(struct gp_cubin *c, const char *kernel, int banks, struct gp_f
 		gp_ffma_kern_close(&k);
 		return gp_cubin_fail(c, "out of memory");
 	}
-	identity(perm);
+	gp_ffma_identity(perm);
 	gp_ffma_count(&k, perm, served, 0, s);
 	free(served);
 	gp_ffma_kern_close(&k);
@@ -306,7 +292,7 @@ static int rename_regs(struct kern *k, int rule, size_t *movable, size_t *moved)
 
 	memset(&rn, 0, sizeof rn);
 	rn.rule = rule;
-	identity(rn.perm);
+	gp_ffma_identity(rn.perm);
 	classify(k, &rn);
 	if (index_uses(k, &rn) < 0) {
 		rename_free(&rn);
@@ -350,7 +336,7 @@ int gp_ffma_improve(struct gp_cubin *c, const char *kernel, const struct gp_ffma
 	if (rc == 0 && o->reuse) {
 		uint8_t id[256];
 
-		identity(id);
+		gp_ffma_identity(id);
 		rc = gp_ffma_kern_open(&k, c, kernel, o->banks) < 0 ? -1 : set_reuse(&k, id, &added);
 		gp_ffma_kern_close(&k);
 	}

@@ -22,6 +22,9 @@ int gp_ffma_kern_open(struct kern *k, struct gp_cubin *c, const char *kernel, in
 void gp_ffma_kern_close(struct kern *k);
 int gp_ffma_is(struct gp_insn w);           /* FFMA R, R, R, R */
 int gp_ffma_unpredicated(struct gp_insn w);
+/* Registers a memory access's data takes (bits 73-75: 1, 2 or 4); the identity renaming. */
+unsigned gp_ffma_mem_span(struct gp_insn w);
+void gp_ffma_identity(uint8_t *perm);
 /* The reuse bits the rule (ffma.h) gives FFMA i under the renaming perm. */
 unsigned gp_ffma_reuse_rule(const struct kern *k, size_t i, const uint8_t *perm);
 /* Statistics of k's words under perm (rule: the rule's bits counted too); served: scratch of

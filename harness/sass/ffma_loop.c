@@ -49,13 +49,6 @@ static void add(uint8_t *set, int *n, int max, unsigned r)
 		set[(*n)++] = (uint8_t)r;
 }
 
-static unsigned lds_span(struct gp_insn w)
-{
-	const unsigned sz = (unsigned)gp_insn_bits(w, 73, 3);
-
-	return sz == 6 ? 4 : sz == 5 ? 2 : 1;
-}
-
 static void touches(struct gp_insn w, struct touch *t)
 {
 	const uint32_t op = gp_insn_get(w, GP_F_OPCODE);
@@ -76,7 +69,7 @@ static void touches(struct gp_insn w, struct touch *t)
 
 		for (unsigned q = 0; q < 4; q++)
 			add(t->rd, &t->nrd, MAX_TOUCH, gp_insn_get(w, GP_F_RA) + q);
-		for (unsigned q = 0; d < GP_REG_RZ && q < lds_span(w); q++)
+		for (unsigned q = 0; d < GP_REG_RZ && q < gp_ffma_mem_span(w); q++)
 			if (pred)
 				add(t->rd, &t->nrd, MAX_TOUCH, d + q);
 			else
@@ -224,8 +217,7 @@ static long cost(struct pass *p)
 	uint8_t id[256];
 	struct gp_ffma_stats s;
 
-	for (int r = 0; r < 256; r++)
-		id[r] = (uint8_t)r;
+	gp_ffma_identity(id);
 	gp_ffma_count(p->k, id, p->served, 1, &s);
 	return (long)s.conflicts;
 }
@@ -389,8 +381,7 @@ int gp_ffma_loop_rename(struct kern *k, size_t *webs, size_t *moved)
 	}
 	memcpy(orig, k->w, k->n * sizeof *orig);
 	search(&p, webs, moved);
-	for (int r = 0; r < 256; r++)
-		id[r] = (uint8_t)r;
+	gp_ffma_identity(id);
 	for (size_t i = p.lo; i <= p.hi; i++)
 		if (gp_ffma_is(k->w[i]))
 			gp_insn_set(&k->w[i], GP_F_REUSE, still_valid(&p, i) | gp_ffma_reuse_rule(k, i, id));
@@ -399,15 +390,12 @@ int gp_ffma_loop_rename(struct kern *k, size_t *webs, size_t *moved)
 	else if (!same_dataflow(&p, orig))
 		rc = gp_cubin_fail(k->c, "%s: the loop's renamed values fail the dataflow check", k->k->name);
 	for (size_t i = p.lo; rc == 0 && *moved && i <= p.hi; i++)
-		for (int f = 0; rc == 0 && f < 4; f++) {
-			const enum gp_insn_field fl[4] = { GP_F_RD, GP_F_RA, GP_F_RB, GP_F_RC };
+		for (int f = 0; rc == 0 && f < 5; f++) { /* the register fields, then the reuse bits */
+			const enum gp_insn_field fl = f < 4 ? reg_fields[f] : GP_F_REUSE;
 
-			if (gp_insn_get(k->w[i], fl[f]) != gp_insn_get(orig[i], fl[f]))
-				rc = gp_sass_patch(k->c, k->k->name, i, fl[f], gp_insn_get(k->w[i], fl[f]), 0);
+			if (gp_insn_get(k->w[i], fl) != gp_insn_get(orig[i], fl))
+				rc = gp_sass_patch(k->c, k->k->name, i, fl, gp_insn_get(k->w[i], fl), 0);
 		}
-	for (size_t i = p.lo; rc == 0 && *moved && i <= p.hi; i++)
-		if (gp_insn_get(k->w[i], GP_F_REUSE) != gp_insn_get(orig[i], GP_F_REUSE))
-			rc = gp_sass_patch(k->c, k->k->name, i, GP_F_REUSE, gp_insn_get(k->w[i], GP_F_REUSE), 0);
 	free(orig);
 	free(p.served);
 	return rc < 0 ? -1 : 0;

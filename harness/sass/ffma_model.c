@@ -213,3 +213,16 @@ unsigned gp_ffma_reuse_rule(const struct kern *k, size_t i, const uint8_t *perm)
 	}
 	return bits;
 }
+
+unsigned gp_ffma_mem_span(struct gp_insn w)
+{
+	const unsigned sz = (unsigned)gp_insn_bits(w, 73, 3); /* the access size: 4 32-bit, 5 64, 6 128 */
+
+	return sz == 6 ? 4 : sz == 5 ? 2 : 1;
+}
+
+void gp_ffma_identity(uint8_t *perm)
+{
+	for (int r = 0; r < 256; r++)
+		perm[r] = (uint8_t)r;
+}
