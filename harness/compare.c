@@ -47,15 +47,16 @@ static int is_param(const struct gp_experiment *e, const char *col)
 	return 0;
 }
 
-/* "threads=64 op=ffma": the parameter columns of row r. */
-static char *base_key(const struct gp_experiment *e, const struct gp_table *t, size_t r)
+/* "threads=64 op=ffma": the parameter columns of row r that the other run's table has too (a
+ * parameter added since the older run, which ran it at its default, does not stop the pairing). */
+static char *base_key(const struct gp_experiment *e, const struct gp_table *t, const struct gp_table *other, size_t r)
 {
 	char buf[512];
 	size_t used = 0;
 
 	buf[0] = '\0';
 	for (size_t c = 0; c < t->ncols && used < sizeof buf; c++)
-		if (is_param(e, t->cols[c]))
+		if (is_param(e, t->cols[c]) && gp_table_col(other, t->cols[c]) >= 0)
 			used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%s", used ? " " : "", t->cols[c],
 						 t->cells[r * t->ncols + c] ? t->cells[r * t->ncols + c] : "");
 	return gp_strdup(buf);
@@ -78,7 +79,7 @@ static int by_key_then_row(const void *x, const void *y)
  * the same parameters (rows of one point, an SM x line map, pair in order). Sorted by key, so a
  * key is found by bsearch: a table of 17,000 rows paired in O(n log n) (the pairwise scan took
  * minutes). NULL when out of memory. */
-static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_table *t)
+static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_table *t, const struct gp_table *other)
 {
 	struct keyed *k = calloc(t->nrows ? t->nrows : 1, sizeof *k);
 	size_t nth = 0;
@@ -88,7 +89,7 @@ static struct keyed *row_keys(const struct gp_experiment *e, const struct gp_tab
 		return NULL;
 	for (size_t r = 0; r < t->nrows; r++) {
 		k[r].row = r;
-		if (!(k[r].key = base_key(e, t, r)))
+		if (!(k[r].key = base_key(e, t, other, r)))
 			goto oom;
 	}
 	qsort(k, t->nrows, sizeof *k, by_key_then_row);
@@ -204,7 +205,7 @@ static size_t compare_experiment(struct gp_table *o, const struct gp_experiment 
 				 const struct gp_table *b, size_t *flagged, size_t *floored)
 {
 	size_t n = 0;
-	struct keyed *ka = row_keys(e, a), *kb = row_keys(e, b);
+	struct keyed *ka = row_keys(e, a, b), *kb = row_keys(e, b, a);
 	const char **keyof = calloc(a->nrows ? a->nrows : 1, sizeof *keyof);
 
 	for (size_t i = 0; ka && keyof && i < a->nrows; i++)

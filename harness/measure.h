@@ -110,7 +110,7 @@ struct gp_meas {
  * context's. Call it in setup() before anything is sampled; at most GP_MAX_CONTEXTS. Not for a
  * probe that keeps device state across points (gp_meas_keep, a cuBLAS handle): that lives in the
  * run's context only. */
-#define GP_MAX_CONTEXTS 16
+#define GP_MAX_CONTEXTS 64
 void gp_meas_contexts(struct gp_meas *m, int n);
 
 /* The kernel `name` from the probe's image (printf-style name). */

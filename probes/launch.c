@@ -9,10 +9,10 @@
  * launch (events around the launches) and, from %globaltimer stamps the kernels write, the gap
  * between one kernel's end and the next one's start and a kernel's own span. Runs on a blocking
  * stream of its own (ordered after the harness's poisoning on the default stream, and capturable).
- * queued spreads its repetitions over LAUNCH_CONTEXTS contexts (gp_meas_contexts): the GPU's pace
- * is steady within a context and differs between them (1.65-1.94 us a kernel over 24 contexts on
- * one H100, most near the lowest), so gpu_gap_us_min, the lowest repetition, is the GPU's own
- * gap and the median the contexts' mix.
+ * queued spreads its repetitions over `contexts` fresh contexts (gp_meas_contexts): the GPU's
+ * pace is steady within a context's first few thousand launches and differs between contexts, so
+ * gpu_gap_us_min, the lowest repetition, is the GPU's own gap and the median the contexts' mix;
+ * the more contexts, the steadier their lowest (docs/DESIGN.md, "lat_launch", has the figures).
  * A launch takes some time, and the GPU cannot leave more time between two kernels than the host
  * spent per launch: either violated means broken timing. */
 #include "gp.h"
@@ -30,20 +30,18 @@ enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
 
 #define GATE_TIMEOUT_NS 200000000ull /* the gate lets the launches through after 0.2 s regardless */
 #define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
-/* queued: contexts the repetitions are spread over (8 until 896628c: in one of 186de7b's three
- * default runs none of the eight reached the fast pace) */
-#define LAUNCH_CONTEXTS 16
-
 static const struct gp_param launch_params[] = {
 	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
 	  "launch + wait each; back to back, then one wait; one CUDA graph of them; back to back behind a gate" },
 	{ "grid", GP_PARAM_NAME, 0, 0, "one full", "one full", "one block, or every block the GPU holds at once" },
 	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
 	{ "launches", GP_PARAM_INT, 2, 100000, NULL, "1000", "kernels per repetition" },
+	{ "contexts", GP_PARAM_INT, 1, GP_MAX_CONTEXTS, NULL, "64",
+	  "queued: the fresh contexts its repetitions are spread over (at least one repetition each)" },
 };
 
 static const char *const launch_cols[] = {
-	"mode", "grid", "threads", "launches", "blocks", "host_us_per_launch", "host_us_per_launch_min",
+	"mode", "grid", "threads", "launches", "contexts", "blocks", "host_us_per_launch", "host_us_per_launch_min",
 	"host_us_per_launch_max", "spread", "issue_us_per_launch", "host_us_p50", "issue_us_p50", "gpu_us_per_launch",
 	"gpu_gap_us", "gpu_gap_us_min",
 	"kernel_gpu_us", "queued", "clock_MHz", "status",
@@ -174,9 +172,11 @@ static int launch_setup(struct gp_meas *m)
 	if (x->mode == LAUNCH_QUEUED && (rc = launch_gate_setup(m, x)))
 		return rc;
 	if (x->mode == LAUNCH_QUEUED)
-		gp_meas_contexts(m, LAUNCH_CONTEXTS);
-	if (x->mode != LAUNCH_QUEUED)
+		gp_meas_contexts(m, (int)gp_meas_param(m, "contexts"));
+	if (x->mode != LAUNCH_QUEUED) { /* neither applies */
 		gp_meas_str(m, "queued", "");
+		gp_meas_str(m, "contexts", "");
+	}
 	if (x->mode != LAUNCH_SYNC)
 		gp_meas_str(m, "host_us_p50", "");
 	if (x->mode == LAUNCH_GRAPH)

@@ -128,6 +128,34 @@ static void test_compare_repeated_keys(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A parameter column one run has and the other has not (added to the experiment since the older
+ * run, which ran it at its default) does not stop the pairing: rows pair on the parameters both
+ * tables have. */
+static void test_compare_new_parameter(void **state)
+{
+	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], b[256], cmd[300];
+	struct gp_table *t;
+	int st;
+
+	assert_non_null(mkdtemp(root));
+	snprintf(a, sizeof a, "%s/a", root);
+	snprintf(b, sizeof b, "%s/b", root);
+	make_run(a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n");
+	assert_int_equal(mkdir(b, 0777), 0);
+	write_file(b, "meta.csv", "key,value\ndevice_name,Test GPU\nsm_clock_measured_MHz,1980\n");
+	write_file(b, "lat_ffma.csv", "threads,iters,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps\n"
+				      "32,4096,4.4,0.01,ok,1980,5\n1,4096,4,0.01,ok,1980,5\n");
+	t = compare(a, b, &st);
+	assert_non_null(t);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_string_equal(find(t, "threads=32 #0", "cycles_per_ffma_min", "b"), "4.4");
+	assert_string_equal(find(t, "threads=1 #0", "cycles_per_ffma_min", "ratio_b_over_a"), "1");
+	assert_null(find(t, "threads=32 #0", "iters", "b")); /* a parameter, never a measured value */
+	gp_table_free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Two committed default-suite runs (two H200 machines, two sessions, commits c608cbd and
  * f5fb92d: the later one has the Hopper-era experiments): every experiment of both is matched, a
  * stable number (FFMA latency, FFMA rate) stays within its spread, and what only one run has
@@ -210,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_ratios_and_spread),
 		cmocka_unit_test(test_compare_repeated_keys),
+		cmocka_unit_test(test_compare_new_parameter),
 		cmocka_unit_test(test_compare_refuses_non_runs),
 		cmocka_unit_test(test_compare_committed_runs),
 	};

@@ -4,7 +4,7 @@
  * Every mode and grid runs with every kernel stamped in order (the probe fails the row
  * otherwise), times above zero, the GPU's gap between kernels within the host's time per launch;
  * back-to-back launches cost the host less each than a launch waited for; a full grid takes the
- * GPU at least as long as one block. The kernel's two stamps are stores (STG). */
+ * GPU at least as long as one block; queued's repetitions in the contexts asked for. The kernel's two stamps are stores (STG). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,12 +26,12 @@
 /* Rows in sweep order: mode sync, async, graph, queued; each grid one, full. */
 static void test_launch_modes(void **state)
 {
-	static const char *const set[] = { "launches", "200" };
+	static const char *const set[] = { "launches", "200", "contexts", "4" };
 	struct gp_table *t;
 	double sync_host, async_issue;
 
 	NEED_GPU();
-	t = measure("lat_launch", set, 2);
+	t = measure("lat_launch", set, 4);
 	assert_int_equal(t->nrows, 8);
 	for (size_t r = 0; r < t->nrows; r++) {
 		print_message("%-5s %-4s host %.2f issue %.2f gpu %.2f gap %.2f span %.2f us\n", gp_table_get(t, r, "mode"),
@@ -50,6 +50,8 @@ static void test_launch_modes(void **state)
 	/* The median launch: sync's launch + wait outlasts its launch call; graph times no call. */
 	for (size_t r = 0; r < 2; r++)
 		assert_true(cell(t, r, "host_us_p50") > cell(t, r, "issue_us_p50") && cell(t, r, "issue_us_p50") > 0);
+	for (size_t r = 0; r < 6; r++) /* only queued spreads over contexts */
+		assert_string_equal(gp_table_get(t, r, "contexts"), "");
 	for (size_t r = 2; r < 8; r++) {
 		assert_string_equal(gp_table_get(t, r, "host_us_p50"), "");
 		if (r == 4 || r == 5)
@@ -65,6 +67,8 @@ static void test_launch_modes(void **state)
 	for (size_t r = 6; r < 8; r++) {
 		assert_string_equal(gp_table_get(t, r, "mode"), "queued");
 		assert_int_equal((int)cell(t, r, "queued"), 200);
+		assert_string_equal(gp_table_get(t, r, "contexts"), "4");
+		assert_non_null(strstr(gp_table_get(t, r, "reps_stop"), "over 4 contexts"));
 		assert_true(cell(t, r, "gpu_gap_us") <= 1.1 * cell(t, r - 4, "gpu_gap_us"));
 	}
 	gp_table_free(t);
