@@ -12,7 +12,8 @@
  * queued spreads its repetitions over `contexts` fresh contexts (gp_meas_contexts): the GPU's
  * pace is steady within a context's first few thousand launches and differs between contexts, so
  * gpu_gap_us_min, the lowest repetition, is the GPU's own gap and the median the contexts' mix;
- * the more contexts, the steadier their lowest (docs/DESIGN.md, "lat_launch", has the figures).
+ * more contexts steady it within a process, but part of it is the process's (docs/DESIGN.md,
+ * "Points over several contexts", has the figures).
  * A launch takes some time, and the GPU cannot leave more time between two kernels than the host
  * spent per launch: either violated means broken timing. */
 #include "gp.h"
@@ -36,7 +37,7 @@ static const struct gp_param launch_params[] = {
 	{ "grid", GP_PARAM_NAME, 0, 0, "one full", "one full", "one block, or every block the GPU holds at once" },
 	{ "threads", GP_PARAM_INT, 32, 1024, NULL, "256", "threads per block" },
 	{ "launches", GP_PARAM_INT, 2, 100000, NULL, "1000", "kernels per repetition" },
-	{ "contexts", GP_PARAM_INT, 1, GP_MAX_CONTEXTS, NULL, "64",
+	{ "contexts", GP_PARAM_INT, 1, GP_MAX_CONTEXTS, NULL, "16",
 	  "queued: the fresh contexts its repetitions are spread over (at least one repetition each)" },
 };
 
