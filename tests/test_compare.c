@@ -71,19 +71,39 @@ static const char *find(const struct gp_table *t, const char *key, const char *c
 	return NULL;
 }
 
+/* A fresh directory with the paths of two runs in it, a and b (not made yet). */
+struct two_runs {
+	char root[32], a[64], b[64];
+};
+
+static void two_runs_new(struct two_runs *w)
+{
+	snprintf(w->root, sizeof w->root, "/tmp/gpuprobe-cmp-XXXXXX");
+	assert_non_null(mkdtemp(w->root));
+	snprintf(w->a, sizeof w->a, "%s/a", w->root);
+	snprintf(w->b, sizeof w->b, "%s/b", w->root);
+}
+
+static void two_runs_free(struct two_runs *w, struct gp_table *t)
+{
+	char cmd[64];
+
+	gp_table_free(t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", w->root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_compare_ratios_and_spread(void **state)
 {
-	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], b[256], cmd[300];
+	struct two_runs w;
 	struct gp_table *t;
 	int st;
 
-	assert_non_null(mkdtemp(root));
-	snprintf(a, sizeof a, "%s/a", root);
-	snprintf(b, sizeof b, "%s/b", root);
+	two_runs_new(&w);
 	/* threads=1: 4 -> 4.02 within a 1 % spread; threads=32: 4 -> 5, beyond it; threads=64 only in A. */
-	make_run(a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n64,8,0.01,ok,1980,5\n128,4,0,ok,1980,5\n");
-	make_run(b, "1755", "32,5,0.001,ok,1755,9\n1,4.02,0.002,ok,1755,9\n128,4.04,0,ok,1755,9\n");
-	t = compare(a, b, &st);
+	make_run(w.a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n64,8,0.01,ok,1980,5\n128,4,0,ok,1980,5\n");
+	make_run(w.b, "1755", "32,5,0.001,ok,1755,9\n1,4.02,0.002,ok,1755,9\n128,4.04,0,ok,1755,9\n");
+	t = compare(w.a, w.b, &st);
 	assert_non_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_string_equal(find(t, "threads=1 #0", "cycles_per_ffma_min", "ratio_b_over_a"), "1.005");
@@ -99,33 +119,27 @@ static void test_compare_ratios_and_spread(void **state)
 	assert_null(find(t, "threads=1 #0", "spread", "ratio_b_over_a"));
 	/* the clock the runs measured is compared too */
 	assert_string_equal(find(t, "", "sm_clock_measured_MHz", "b"), "1755");
-	gp_table_free(t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	two_runs_free(&w, t);
 }
 
 /* Rows with equal parameters (several rows of one point, an SM x line map) pair in their order:
  * the k-th of A with the k-th of B (every one was "#0" for a while, so all paired with the first). */
 static void test_compare_repeated_keys(void **state)
 {
-	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], b[256], cmd[300];
+	struct two_runs w;
 	struct gp_table *t;
 	int st;
 
-	assert_non_null(mkdtemp(root));
-	snprintf(a, sizeof a, "%s/a", root);
-	snprintf(b, sizeof b, "%s/b", root);
-	make_run(a, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
-	make_run(b, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
-	t = compare(a, b, &st);
+	two_runs_new(&w);
+	make_run(w.a, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
+	make_run(w.b, "1980", "1,4,0.01,ok,1980,5\n1,8,0.01,ok,1980,5\n1,16,0.01,ok,1980,5\n");
+	t = compare(w.a, w.b, &st);
 	assert_non_null(t);
 	assert_string_equal(find(t, "threads=1 #0", "cycles_per_ffma_min", "b"), "4");
 	assert_string_equal(find(t, "threads=1 #1", "cycles_per_ffma_min", "b"), "8");
 	assert_string_equal(find(t, "threads=1 #2", "cycles_per_ffma_min", "b"), "16");
 	assert_string_equal(find(t, "threads=1 #2", "cycles_per_ffma_min", "beyond_spread"), "no");
-	gp_table_free(t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	two_runs_free(&w, t);
 }
 
 /* A parameter column one run has and the other has not (added to the experiment since the older
@@ -133,27 +147,23 @@ static void test_compare_repeated_keys(void **state)
  * tables have. */
 static void test_compare_new_parameter(void **state)
 {
-	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], b[256], cmd[300];
+	struct two_runs w;
 	struct gp_table *t;
 	int st;
 
-	assert_non_null(mkdtemp(root));
-	snprintf(a, sizeof a, "%s/a", root);
-	snprintf(b, sizeof b, "%s/b", root);
-	make_run(a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n");
-	assert_int_equal(mkdir(b, 0777), 0);
-	write_file(b, "meta.csv", "key,value\ndevice_name,Test GPU\nsm_clock_measured_MHz,1980\n");
-	write_file(b, "lat_ffma.csv", "threads,iters,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps\n"
+	two_runs_new(&w);
+	make_run(w.a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n");
+	assert_int_equal(mkdir(w.b, 0777), 0);
+	write_file(w.b, "meta.csv", "key,value\ndevice_name,Test GPU\nsm_clock_measured_MHz,1980\n");
+	write_file(w.b, "lat_ffma.csv", "threads,iters,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps\n"
 				      "32,4096,4.4,0.01,ok,1980,5\n1,4096,4,0.01,ok,1980,5\n");
-	t = compare(a, b, &st);
+	t = compare(w.a, w.b, &st);
 	assert_non_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_string_equal(find(t, "threads=32 #0", "cycles_per_ffma_min", "b"), "4.4");
 	assert_string_equal(find(t, "threads=1 #0", "cycles_per_ffma_min", "ratio_b_over_a"), "1");
 	assert_null(find(t, "threads=32 #0", "iters", "b")); /* a parameter, never a measured value */
-	gp_table_free(t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	two_runs_free(&w, t);
 }
 
 /* Two committed default-suite runs (two H200 machines, two sessions, commits c608cbd and
