@@ -6,7 +6,8 @@
  * GP_FLEET_FLOOR relative to it: the first rule ignores what the fleet's own scatter explains,
  * the second differences too small to matter when every card agrees to the last digit. With
  * fewer than three runs there is no fleet to be an outlier of: the rows give the spread only.
- * Tidy CSV on stdout (key, unit, run, device, value, median, rel_dev_pct, outlier); the outlier
+ * Tidy CSV on stdout (key, unit, run, device, value, median, rel_dev_pct, range_pct: the key's
+ * largest minus smallest value over the runs, % of the median, outlier); the outlier
  * GPUs, the runs that did not complete and the runs made through the stub driver, one line each,
  * on stderr; with --md FILE a Markdown page: the runs (host, device, status, outlier keys), then
  * the keys.
@@ -191,7 +192,7 @@ static int load_run(struct fleet_run *f)
 static int one_key(struct fleet_run *runs, size_t n, const char *key, const char *unit, struct gp_table *out,
 		    FILE *md)
 {
-	double x[GP_FLEET_MAX_RUNS], med, mad;
+	double x[GP_FLEET_MAX_RUNS], med, mad, lo, hi, range;
 	int have[GP_FLEET_MAX_RUNS];
 	size_t m = 0;
 
@@ -201,10 +202,15 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 	}
 	if (gp_fleet_stats(x, m, &med, &mad))
 		return 0;
+	lo = hi = x[0];
+	for (size_t i = 1; i < m; i++)
+		lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
+	range = med != 0 ? 100 * (hi - lo) / fabs(med) : NAN;
 	if (md) {
 		gp_md_str(md, key);
 		gp_md_str(md, unit);
 		gp_md_num(md, med);
+		gp_md_num(md, range);
 	}
 	for (size_t i = 0, k = 0; i < n; i++) {
 		const double v = have[i] ? x[k++] : NAN;
@@ -219,6 +225,7 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 		gp_row_num(out, "value", v);
 		gp_row_num(out, "median", med);
 		gp_row_num(out, "rel_dev_pct", med != 0 ? 100 * (v - med) / fabs(med) : NAN);
+		gp_row_num(out, "range_pct", range);
 		gp_row_int(out, "outlier", out_flag);
 		gp_row_end(out, err, sizeof err);
 		if (!md)
@@ -274,12 +281,13 @@ static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *ke
 		gp_md_num(md, f->outliers);
 		gp_md_end(md);
 	}
-	fprintf(md, "\n## Keys\n\nEach profile key's median over the runs; a value in bold lies more than %.1f robust "
-		    "standard deviations and %.0f %% from it (with 3 runs or more).\n\n| key | unit | median |",
+	fprintf(md, "\n## Keys\n\nEach profile key's median over the runs and its range (largest minus smallest, %% of "
+		    "the median); a value in bold lies more than %.1f robust standard deviations and %.0f %% from the "
+		    "median (with 3 runs or more).\n\n| key | unit | median | range %% |",
 		GP_FLEET_MADS, 100 * GP_FLEET_FLOOR);
 	for (int i = 0; i < fl->n; i++)
 		fprintf(md, " #%d |", i + 1);
-	fprintf(md, "\n|---|---|---|");
+	fprintf(md, "\n|---|---|---|---|");
 	for (int i = 0; i < fl->n; i++)
 		fprintf(md, "---|");
 	fprintf(md, "\n%s", keys);
@@ -314,7 +322,8 @@ static void tell(const struct fleet *fl, size_t nkeys, int nstub)
 
 int gp_cmd_fleet(int nargs, char **args, const char *md_path)
 {
-	static const char *const cols[] = { "key", "unit", "run", "device", "value", "median", "rel_dev_pct", "outlier" };
+	static const char *const cols[] = { "key", "unit", "run", "device", "value", "median", "rel_dev_pct", "range_pct",
+					    "outlier" };
 	struct fleet fl = { calloc(GP_FLEET_MAX_RUNS, sizeof *fl.runs), 0 };
 	struct gp_table *out = gp_table_new(cols, GP_ARRAY_SIZE(cols));
 	char tmp[PATH_MAX + 32], *keys = NULL;

@@ -97,10 +97,13 @@ static void test_fleet_names_the_slow_card(void **state)
 	out = fleet(4, dirs, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(out);
-	assert_non_null(strstr(out, "key,unit,run,device,value,median,rel_dev_pct,outlier"));
-	/* run2's bandwidth is the one outlier; the latency (equal everywhere) flags nothing */
+	assert_non_null(strstr(out, "key,unit,run,device,value,median,rel_dev_pct,range_pct,outlier"));
+	/* run2's bandwidth is the one outlier; the latency (equal everywhere) flags nothing. The
+	 * bandwidth's range on every one of its rows: (3010 - 2400) / 3002.5 (the median of four). */
 	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
 		const int outlier = line[strlen(line) - 1] == '1';
+		if (strstr(line, "hbm_read_GBps"))
+			assert_non_null(strstr(line, ",20.3164,"));
 		if (strstr(line, "hbm_read_GBps") && strstr(line, "/run2,"))
 			assert_true(outlier);
 		else if (strncmp(line, "key,", 4))
