@@ -199,7 +199,7 @@ static void test_fleet_of_a_results_root(void **state)
 	assert_non_null(strstr(out, "/17/node3/gpu0/stub/20261124-100000,gpuprobe stub driver (no GPU) GPU-node3-0 "
 				    "[stub driver: not a measurement],3005,"));
 	assert_non_null(strstr(out, "/17/node2/gpu0/h100/20261124-100000,NVIDIA H100 80GB HBM3 GPU-node2-0,2400,"
-				    "3002.5,-20.0666,1\n"));
+				    "3002.5,-20.0666,20.3164,1\n"));
 	free(out);
 	md = gp_read_file(md_path, NULL);
 	assert_non_null(md);
