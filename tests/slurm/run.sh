@@ -165,7 +165,7 @@ for ((i = 0; i < TASKS; i++)); do
 	done
 done
 # The summary: fleet over the job's root found every run and labels them all as the stub's.
-[ -s "$root/fleet.csv" ] && head -1 "$root/fleet.csv" | grep -q '^key,unit,run,device,value,median,rel_dev_pct,outlier$' ||
+[ -s "$root/fleet.csv" ] && head -1 "$root/fleet.csv" | grep -q '^key,unit,run,device,value,median,rel_dev_pct,range_pct,outlier$' ||
 	fail "no fleet.csv: $(cat "$root/fleet.log" 2>/dev/null)"
 [ -s "$root/FLEET.md" ] || fail "no FLEET.md: $(cat "$root/fleet.log" 2>/dev/null)"
 n=$(grep -c "^| [0-9]* | $root/$host/gpu[01]/.*\[stub driver: not a measurement\] | invalid-results |" "$root/FLEET.md")
