@@ -90,11 +90,10 @@ static int chase_setup(struct gp_meas *m)
 
 /* The chain is CHASE_SEGS segments of `hops`; each repetition chases the next one, after plain
  * stores over 4 L2 sizes, so that what the chain's own writes and the last repetition left in
- * the L2 is pushed out. Open: the median of five still varies from run to run (H100: 507-693
- * cycles over five runs, against 678-680 for lat_mem's HBM level); a single pass over the lines
- * tsm2_chain had just written read 435-515. Reading 1 GiB first (tsm2_stream's loads are
- * evict-first) or cuMemsetD32 over 4 L2 sizes changed nothing. Then the GEMM benches' FFMA clock
- * kernel, one block of 256 per SM, writes the clock sample. */
+ * the L2 is pushed out (its lines are distinct: bench/tsm2.h, tsm2_chase_line). Then the GEMM
+ * benches' FFMA clock kernel, one block of 256 per SM, writes the clock sample. */
+_Static_assert(((STREAM_BYTES / TSM2_CHASE_LINE) & (STREAM_BYTES / TSM2_CHASE_LINE - 1)) == 0,
+	       "tsm2_chase_line needs a power-of-two number of lines");
 static int chase_launch(struct gp_meas *m)
 {
 	struct chase *c = m->ctx;

@@ -481,6 +481,33 @@ static void test_hash(void **state)
 	assert_true(tsm2_uniform(42, 7) != tsm2_uniform(43, 7));
 }
 
+/* The latency chase's lines are a permutation: every line of a power-of-two range exactly once
+ * (so no two hops of the chain share one), spread over the range, and the chain of the default
+ * size (65536 hops over 2^23 lines) has no repeated line. */
+static void test_chase_lines(void **state)
+{
+	static unsigned char seen[1 << 16], hit[1 << 23 >> 3];
+	long lo = 1 << 16, hi = -1;
+
+	for (uint64_t h = 0; h < (1u << 16); h++) {
+		const long l = tsm2_chase_line(h, 1 << 16);
+		assert_true(l >= 0 && l < (1 << 16));
+		assert_int_equal(seen[l], 0);
+		seen[l] = 1;
+	}
+	for (uint64_t h = 0; h < 4096; h++) { /* consecutive hops land far apart */
+		const long l = tsm2_chase_line(h, 1 << 16);
+		lo = l < lo ? l : lo, hi = l > hi ? l : hi;
+	}
+	assert_true(lo < 1000 && hi > 64536);
+	for (uint64_t h = 0; h < 16 * 4096; h++) {
+		const long l = tsm2_chase_line(h, 1l << 23);
+		assert_true(l >= 0 && l < (1l << 23));
+		assert_int_equal(hit[l >> 3] >> (l & 7) & 1, 0);
+		hit[l >> 3] |= (unsigned char)(1u << (l & 7));
+	}
+}
+
 /* The per-point profile of tsm2r: each (precision, n, m) gets its best TSM2R kernel's % of the HBM
  * read rate (a kernel's best row where it has several), and each precision the lowest and the
  * average of those; failed rows and n > 16 do not count. */
@@ -528,7 +555,7 @@ int main(void)
 		cmocka_unit_test(test_threshold),   cmocka_unit_test(test_occupancy_and_util),
 		cmocka_unit_test(test_model_time),  cmocka_unit_test(test_argmin),
 		cmocka_unit_test(test_model_choose), cmocka_unit_test(test_names_and_support),
-		cmocka_unit_test(test_tiling_coverage), cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_tiling_coverage), cmocka_unit_test(test_hash), cmocka_unit_test(test_chase_lines),
 		cmocka_unit_test(test_model_grid),  cmocka_unit_test(test_ksplit_choose),
 		cmocka_unit_test(test_slices),      cmocka_unit_test(test_instances_in_image),
 		cmocka_unit_test(test_axes),        cmocka_unit_test(test_point_profile),
