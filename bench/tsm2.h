@@ -78,7 +78,7 @@ TSM2_HD double tsm2_uniform(uint64_t seed, uint64_t i)
  * hop h sits at line tsm2_chase_line(h) of `lines` lines of TSM2_CHASE_LINE bytes, `lines` a power
  * of two. The map is a bijection of [0, lines) (odd multipliers and right xor-shifts are
  * invertible modulo a power of two), so no two hops share a line and the chain never turns back
- * on itself. Until the commit after 4247546 each hop drew its line independently: 65536 hops among
+ * on itself. Until cc343fc each hop drew its line independently: 65536 hops among
  * 2^23 lines shared about 256, the last of two writers decided where such a line pointed, and a
  * chain that pointed back looped through lines the L2 still held: the median of five moved
  * 478-695 cycles from run to run (lat_mem's HBM level: 678-680). */
