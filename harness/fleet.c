@@ -18,6 +18,7 @@
 #include "gp.h"
 #include "fleet.h"
 #include "md.h"
+#include "stats.h"
 #include "table.h"
 
 #include <dirent.h>
@@ -42,34 +43,18 @@ struct fleet {
 	int n;
 };
 
-static int cmp_double(const void *a, const void *b)
+int gp_fleet_stats(const double *x, size_t n, struct gp_stats *s, double *mad)
 {
-	const double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-int gp_fleet_stats(const double *x, size_t n, double *median, double *mad)
-{
+	struct gp_stats d;
 	double *v = malloc((n ? n : 1) * sizeof *v);
+	int rc = !v || gp_stats(x, n, s) ? -1 : 0;
 
-	if (!v || !n) {
-		free(v);
-		return -1;
-	}
-	memcpy(v, x, n * sizeof *v);
-	*median = median_of(v, n);
-	for (size_t i = 0; i < n; i++)
-		v[i] = fabs(x[i] - *median);
-	*mad = median_of(v, n);
+	for (size_t i = 0; !rc && i < n; i++)
+		v[i] = fabs(x[i] - s->median);
+	if (!rc && !(rc = gp_stats(v, n, &d)))
+		*mad = d.median;
 	free(v);
-	return 0;
+	return rc;
 }
 
 int gp_fleet_outlier(double x, double median, double mad, size_t n)
@@ -192,20 +177,19 @@ static int load_run(struct fleet_run *f)
 static int one_key(struct fleet_run *runs, size_t n, const char *key, const char *unit, struct gp_table *out,
 		    FILE *md)
 {
-	double x[GP_FLEET_MAX_RUNS], med, mad, lo, hi, range;
+	double x[GP_FLEET_MAX_RUNS], med, mad, range;
 	int have[GP_FLEET_MAX_RUNS];
+	struct gp_stats st;
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		have[i] = !gp_parse_double(kv(runs[i].prof, key), &x[m]);
+		have[i] = !gp_parse_double(kv(runs[i].prof, key), &x[m]) && !isnan(x[m]);
 		m += (size_t)have[i];
 	}
-	if (gp_fleet_stats(x, m, &med, &mad))
+	if (gp_fleet_stats(x, m, &st, &mad))
 		return 0;
-	lo = hi = x[0];
-	for (size_t i = 1; i < m; i++)
-		lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
-	range = med != 0 ? 100 * (hi - lo) / fabs(med) : NAN;
+	med = st.median;
+	range = med != 0 ? 100 * st.spread : NAN; /* (max - min) / |median| */
 	if (md) {
 		gp_md_str(md, key);
 		gp_md_str(md, unit);

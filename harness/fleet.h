@@ -9,8 +9,10 @@
 #define GP_FLEET_FLOOR 0.03 /* and at least this far, relative, to count */
 #define GP_FLEET_DEPTH 6    /* levels below a results root searched for run directories */
 
-/* Median and median absolute deviation of x[0..n-1]; -1 for n == 0 or no memory. */
-int gp_fleet_stats(const double *x, size_t n, double *median, double *mad);
+struct gp_stats;
+/* x[0..n-1]'s statistics (gp_stats: median, min, max, spread) and median absolute deviation; -1
+ * for n == 0, a NaN or no memory. */
+int gp_fleet_stats(const double *x, size_t n, struct gp_stats *s, double *mad);
 /* x is an outlier of a fleet of n with this median and MAD (n >= 3, both rules). */
 int gp_fleet_outlier(double x, double median, double mad, size_t n);
 /* `gpuprobe fleet [--md FILE] RUN|ROOT...`: tidy CSV on stdout, outliers, incomplete runs and the

@@ -35,15 +35,22 @@ static void write_file(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
-static void make_run(const char *dir, const char *clock, const char *lat_rows)
+/* A run directory: meta.csv and lat_ffma.csv with these columns (NULL: the usual ones) and rows. */
+static void make_run_cols(const char *dir, const char *clock, const char *cols, const char *lat_rows)
 {
 	char meta[256], lat[1024];
 
 	assert_int_equal(mkdir(dir, 0777), 0);
 	snprintf(meta, sizeof meta, "key,value\ndevice_name,Test GPU\nsm_clock_measured_MHz,%s\n", clock);
 	write_file(dir, "meta.csv", meta);
-	snprintf(lat, sizeof lat, "threads,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps\n%s", lat_rows);
+	snprintf(lat, sizeof lat, "%s\n%s", cols ? cols : "threads,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps",
+		 lat_rows);
 	write_file(dir, "lat_ffma.csv", lat);
+}
+
+static void make_run(const char *dir, const char *clock, const char *lat_rows)
+{
+	make_run_cols(dir, clock, NULL, lat_rows);
 }
 
 /* Run compare, parse its stdout as a table; *st gets the exit status. */
@@ -153,10 +160,8 @@ static void test_compare_new_parameter(void **state)
 
 	two_runs_new(&w);
 	make_run(w.a, "1980", "1,4,0.01,ok,1980,5\n32,4,0.01,ok,1980,5\n");
-	assert_int_equal(mkdir(w.b, 0777), 0);
-	write_file(w.b, "meta.csv", "key,value\ndevice_name,Test GPU\nsm_clock_measured_MHz,1980\n");
-	write_file(w.b, "lat_ffma.csv", "threads,iters,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps\n"
-				      "32,4096,4.4,0.01,ok,1980,5\n1,4096,4,0.01,ok,1980,5\n");
+	make_run_cols(w.b, "1980", "threads,iters,cycles_per_ffma_min,spread,status,nvml_sm_MHz,reps",
+		      "32,4096,4.4,0.01,ok,1980,5\n1,4096,4,0.01,ok,1980,5\n");
 	t = compare(w.a, w.b, &st);
 	assert_non_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -225,22 +230,20 @@ static void test_compare_committed_runs(void **state)
 
 static void test_compare_refuses_non_runs(void **state)
 {
-	char root[] = "/tmp/gpuprobe-cmp-XXXXXX", a[256], cmd[300];
+	struct two_runs w;
 	struct gp_table *t;
 	int st;
 
-	assert_non_null(mkdtemp(root));
-	snprintf(a, sizeof a, "%s/a", root);
-	make_run(a, "1980", "1,4,0.01,ok\n");
-	t = compare(a, root, &st); /* root has no meta.csv */
+	two_runs_new(&w);
+	make_run(w.a, "1980", "1,4,0.01,ok\n");
+	t = compare(w.a, w.root, &st); /* root has no meta.csv */
 	assert_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == GP_EUSAGE);
-	write_file(a, "lat_ffma.csv", "threads,spread\n1,2,3\n"); /* ragged */
-	t = compare(a, a, &st);
+	write_file(w.a, "lat_ffma.csv", "threads,spread\n1,2,3\n"); /* ragged */
+	t = compare(w.a, w.a, &st);
 	assert_null(t);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == GP_ECONFIG);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	two_runs_free(&w, NULL);
 }
 
 int main(void)

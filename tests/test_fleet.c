@@ -17,24 +17,28 @@
 
 #include "gp.h"
 #include "fleet.h"
+#include "stats.h"
 
 #include <ftw.h>
 
 static void test_stats_and_rule(void **state)
 {
 	const double x[] = { 3000, 3010, 2995, 3005, 2400 };
+	struct gp_stats st;
 	double med, mad;
 
-	assert_int_equal(gp_fleet_stats(x, 5, &med, &mad), 0);
+	assert_int_equal(gp_fleet_stats(x, 5, &st, &mad), 0);
+	med = st.median;
 	assert_true(med == 3000);
 	assert_true(mad == 5);
+	assert_true(st.spread == 610.0 / 3000); /* the key's range */
 	assert_true(gp_fleet_outlier(2400, med, mad, 5));
 	assert_false(gp_fleet_outlier(3010, med, mad, 5));
 	/* beyond 3.5 robust sigma but under the 3 % floor: cards that agree to the last digit */
 	assert_false(gp_fleet_outlier(3060, med, mad, 5));
 	/* no fleet of two */
 	assert_false(gp_fleet_outlier(2400, 2700, 300, 2));
-	assert_int_equal(gp_fleet_stats(x, 0, &med, &mad), -1);
+	assert_int_equal(gp_fleet_stats(x, 0, &st, &mad), -1);
 }
 
 static void write_file(const char *dir, const char *name, const char *text)
