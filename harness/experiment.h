@@ -16,12 +16,17 @@
 
 #define GP_MAX_PARAMS 9
 
-enum gp_param_kind { GP_PARAM_INT, GP_PARAM_NAME };
+/* GP_PARAM_PROCESS: an integer that names a measuring process: the points of each of its values
+ * are measured in a process of their own, a fresh one for every value but the first (the run's
+ * child), for the state a process holds (where the driver put its memory) that no number of
+ * contexts inside one process averages out. It must be the experiment's first parameter (the
+ * sweep's outermost loop: one process per value, not per point); its rows carry the value. */
+enum gp_param_kind { GP_PARAM_INT, GP_PARAM_NAME, GP_PARAM_PROCESS };
 
 struct gp_param {
 	const char *name;
 	enum gp_param_kind kind;
-	long min, max;        /* GP_PARAM_INT: inclusive range */
+	long min, max;        /* GP_PARAM_INT, GP_PARAM_PROCESS: inclusive range */
 	const char *choices;  /* GP_PARAM_NAME: allowed names, space-separated */
 	const char *defaults; /* value list used when a suite names none */
 	const char *help;

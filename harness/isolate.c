@@ -6,8 +6,10 @@
  * over its socket pair and answers each point with ROWS, or ERROR and exits (ipc.h). Between
  * experiments it lets go of what one kept (gp_measure_end), so each starts as in a fresh process.
  * A child that reports an error, dies or hangs is reaped (killed first if need be); the next
- * point, of this experiment or the next, starts a fresh one. The runner never calls CUDA: a
- * context made before fork() is unusable in the child. */
+ * point, of this experiment or the next, starts a fresh one. An experiment whose first parameter
+ * names a process (GP_PARAM_PROCESS) gets a fresh child for each of its values after the first:
+ * the child stops at the end of its value's points (gp_sweep_process_end) and the runner reaps
+ * it. The runner never calls CUDA: a context made before fork() is unusable in the child. */
 #include "gp.h"
 #include "ipc.h"
 #include "isolate.h"
@@ -83,13 +85,15 @@ static void child_sweep(const struct gp_isolation *iso, struct gp_run *run, cons
 	const struct gp_exp_impl *im = j->item.exp->impl;
 	struct gp_sweep sw;
 	char why[512], *cells[1] = { why };
+	size_t end;
 	int rc;
 
 	if (gp_sweep_init(&sw, &j->item, why, sizeof why)) {
 		gp_err("internal: the job for %s: %s", j->item.exp->name, why);
 		_exit(GP_EFAIL);
 	}
-	for (size_t p = j->first; p < sw.npoints && !*iso->interrupted; p++) {
+	end = gp_sweep_process_end(&sw, j->first); /* the points after it are another process's */
+	for (size_t p = j->first; p < end && !*iso->interrupted; p++) {
 		struct gp_table *t = gp_exp_table(im);
 		struct gp_point pt;
 		char desc[256];
@@ -334,15 +338,16 @@ static int inprocess_sweep(struct gp_isolation *iso, const struct gp_sweep *sw, 
 	return worst;
 }
 
-/* Read the child's answers to a job until the sweep is done (the child waits for the next) or
- * the child has ended (reaped: a fresh one takes the next point). The row for a point that
- * failed is written here; *worst takes its code. 0, or GP_ENOGPU. */
-static int follow(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t, size_t *next, int *worst)
+/* Read the child's answers to a job until its points up to `end` are done (the child waits for
+ * the next job) or the child has ended (reaped: a fresh one takes the next point). The row for a
+ * point that failed is written here; *worst takes its code. 0, or GP_ENOGPU. */
+static int follow(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp_table *t, size_t *next, size_t end,
+		  int *worst)
 {
 	char why[768];
 	int forwarded = 0;
 
-	while (*next < sw->npoints) {
+	while (*next < end) {
 		struct gp_msg m;
 		/* Once the child has been told to stop, only read: it finishes its point, sends it and
 		 * exits (checking the flag again would return before reading a byte, for ever: the
@@ -396,7 +401,7 @@ static int follow(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp
 		if (gp_iso_child_lives(s))
 			continue;
 		const int st = reap(iso);
-		if ((s == GP_ISO_DIED || s == GP_ISO_GARBAGE) && *next < sw->npoints && !*iso->interrupted) {
+		if ((s == GP_ISO_DIED || s == GP_ISO_GARBAGE) && *next < end && !*iso->interrupted) {
 			/* Died without a word: a signal (a kernel fault can kill it) or an exit. */
 			describe_exit(st, why, sizeof why);
 			gp_err("%s %s", sw->exp->name, why);
@@ -446,14 +451,17 @@ int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_suite_item *it, 
 	}
 	check_idle(iso);
 	while (job.first < sw.npoints && !*iso->interrupted) {
+		const size_t end = gp_sweep_process_end(&sw, job.first);
 		if (iso->child <= 0 && (rc = spawn(iso, 0)))
 			break;
 		job.done = iso->progress->done;
 		job.exp_index = iso->progress->exp_index;
 		/* A send to a child that just died fails; reading then says how it ended. */
 		gp_job_send(iso->fd, &job);
-		if ((rc = follow(iso, &sw, t, &job.first, &worst)))
+		if ((rc = follow(iso, &sw, t, &job.first, end, &worst)))
 			break;
+		if (job.first == end && end < sw.npoints)
+			reap(iso); /* the process parameter's next value: a process of its own */
 	}
 	gp_sweep_free(&sw);
 	return rc ? rc : worst;

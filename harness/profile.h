@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 struct gp_profile_entry {
-	char key[64], value[64], unit[32], method[160], source[64];
+	char key[64], value[64], unit[32], method[512], source[64];
 };
 
 struct gp_profile {
@@ -16,6 +16,8 @@ struct gp_profile {
 	double l2_bytes;
 };
 
+/* -1 when out of memory, or (an internal error, said on stderr) when a text does not fit its
+ * field: the entry is then kept cut short. */
 int gp_profile_add(struct gp_profile *p, const char *key, double value, const char *unit, const char *method,
 		   const char *source);
 /* A key whose value is a word, e.g. "none detected" where a level lacks the evidence. */

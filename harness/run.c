@@ -433,8 +433,9 @@ int gp_cmd_list(void)
 		printf("%-14s %-6s %-44s %s\n", e->name, e->id, e->paper, e->summary);
 		for (size_t k = 0; k < e->impl->nparams; k++) {
 			const struct gp_param *p = &e->impl->params[k];
-			if (p->kind == GP_PARAM_INT)
-				printf("    %-14s %s [%ld..%ld] default: %s\n", p->name, p->help, p->min, p->max,
+			if (p->kind != GP_PARAM_NAME)
+				printf("    %-14s %s [%ld..%ld]%s default: %s\n", p->name, p->help, p->min, p->max,
+				       p->kind == GP_PARAM_PROCESS ? " (each value in a process of its own)" : "",
 				       p->defaults);
 			else
 				printf("    %-14s %s {%s} default: %s\n", p->name, p->help, p->choices, p->defaults);

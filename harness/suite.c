@@ -235,7 +235,7 @@ int gp_param_values(const struct gp_param *p, const char *list, struct gp_values
 		return -1;
 	}
 	for (char *tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (p->kind == GP_PARAM_INT) {
+		if (p->kind != GP_PARAM_NAME) {
 			if (int_token(p, tok, out, err, errlen))
 				goto error;
 		} else if (!name_allowed(p->choices, tok)) {
@@ -295,6 +295,17 @@ void gp_sweep_point(const struct gp_sweep *sw, size_t i, struct gp_point *pt)
 		pt->num[k] = sw->vals[k].num[j];
 		i /= n;
 	}
+}
+
+size_t gp_sweep_process_end(const struct gp_sweep *sw, size_t first)
+{
+	const struct gp_exp_impl *im = sw->exp->impl;
+	size_t inner;
+
+	if (!im->nparams || im->params[0].kind != GP_PARAM_PROCESS || sw->vals[0].n < 2)
+		return sw->npoints;
+	inner = sw->npoints / sw->vals[0].n; /* the first parameter is the outermost loop */
+	return (first / inner + 1) * inner;
 }
 
 void gp_sweep_free(struct gp_sweep *sw)

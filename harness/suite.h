@@ -49,6 +49,9 @@ struct gp_sweep {
 int gp_sweep_init(struct gp_sweep *sw, const struct gp_suite_item *it, char *err, size_t errlen);
 /* Point i of the sweep (the first parameter varies slowest). */
 void gp_sweep_point(const struct gp_sweep *sw, size_t i, struct gp_point *pt);
+/* The end of point `first`'s process: the first point after it whose GP_PARAM_PROCESS value
+ * differs (a fresh process measures it), or npoints. */
+size_t gp_sweep_process_end(const struct gp_sweep *sw, size_t first);
 void gp_sweep_free(struct gp_sweep *sw);
 
 #endif

@@ -13,7 +13,9 @@
  * pace is steady within a context's first few thousand launches and differs between contexts, so
  * gpu_gap_us_min, the lowest repetition, is the GPU's own gap and the median the contexts' mix;
  * more contexts steady it within a process, but part of it is the process's (docs/DESIGN.md,
- * "Points over several contexts", has the figures).
+ * "Points over several contexts", has the figures): `process` measures the points again in
+ * processes of their own (GP_PARAM_PROCESS), and the report's keys take the lowest gap and the
+ * median host times over them.
  * A launch takes some time, and the GPU cannot leave more time between two kernels than the host
  * spent per launch: either violated means broken timing. */
 #include "gp.h"
@@ -32,6 +34,8 @@ enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
 #define GATE_TIMEOUT_NS 200000000ull /* the gate lets the launches through after 0.2 s regardless */
 #define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
 static const struct gp_param launch_params[] = {
+	{ "process", GP_PARAM_PROCESS, 1, 16, NULL, "1",
+	  "the measuring process: each value's points in a process of its own (the pace is partly the process's)" },
 	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
 	  "launch + wait each; back to back, then one wait; one CUDA graph of them; back to back behind a gate" },
 	{ "grid", GP_PARAM_NAME, 0, 0, "one full", "one full", "one block, or every block the GPU holds at once" },
@@ -42,7 +46,7 @@ static const struct gp_param launch_params[] = {
 };
 
 static const char *const launch_cols[] = {
-	"mode", "grid", "threads", "launches", "contexts", "blocks", "host_us_per_launch", "host_us_per_launch_min",
+	"process", "mode", "grid", "threads", "launches", "contexts", "blocks", "host_us_per_launch", "host_us_per_launch_min",
 	"host_us_per_launch_max", "spread", "issue_us_per_launch", "host_us_p50", "issue_us_p50", "gpu_us_per_launch",
 	"gpu_gap_us", "gpu_gap_us_min",
 	"kernel_gpu_us", "queued", "clock_MHz", "status",

@@ -1,7 +1,8 @@
 /* selftest.c — selftest_fault, the harness's own test of fault isolation: one point per mode, a
  * kernel that writes its sentinel, traps, stores to an illegal address or spins for ever
  * (selftest.cu). The `ok` points after each failing one must come back valid: that shows that a
- * fault cost only its own point and the watchdog ended the hang. None of these faults is declared
+ * fault cost only its own point and the watchdog ended the hang. Its `process` parameter is the
+ * harness's test of GP_PARAM_PROCESS (tests/test_isolate.c: each value in a process of its own). None of these faults is declared
  * expected (no expect_fault), so each fails the run: tests/test_gpu.c holds it to that. */
 #include "gp.h"
 #include "experiment.h"
@@ -21,12 +22,13 @@ static const char *const mode_names[] = {
 };
 
 static const struct gp_param selftest_params[] = {
+	{ "process", GP_PARAM_PROCESS, 1, 16, NULL, "1", "the measuring process (each value its own)" },
 	/* The choices are the list's names; + 1 drops the leading space. */
 	{ "mode", GP_PARAM_NAME, 0, 0, SELFTEST_MODES(SELFTEST_NAME) + 1, "ok trap ok oob ok hang ok",
 	  "what the kernel does" },
 };
 
-static const char *const selftest_cols[] = { "mode", "sentinel", "status" };
+static const char *const selftest_cols[] = { "process", "mode", "sentinel", "status" };
 
 struct selftest {
 	CUdeviceptr out, flag;

@@ -167,6 +167,56 @@ static void test_launch_gap_lowest(void **state)
 	gp_profile_free(&p);
 }
 
+/* Over several processes: the gap is the lowest process's, the host times the median process's
+ * (not the first row's), each method naming the processes and their range; a failed process's
+ * row counts for nothing; the noisy flag follows the processes' median spread. */
+static void test_launch_over_processes(void **state)
+{
+	struct gp_profile p = { 0 };
+
+	(void)state;
+	derive("lat_launch",
+	       "process,mode,grid,host_us_per_launch,spread,issue_us_per_launch,gpu_us_per_launch,gpu_gap_us,"
+	       "gpu_gap_us_min,status\n"
+	       "1,sync,one,9.9,0.01,3.9,9.8,9.4,9.4,ok\n1,async,one,4.9,0.06,4.9,4.9,4.6,4.3,ok\n"
+	       "1,graph,one,1.0,0.01,0.02,0.99,1.0,1.0,ok\n1,queued,one,6.4,1.0,4.5,1.85,1.77,1.62,ok\n"
+	       "1,queued,full,6.4,1.0,4.5,1.85,1.77,1.50,ok\n"
+	       "2,sync,one,9.5,0.01,3.7,9.4,9.2,9.0,ok\n2,async,one,3.8,0.30,3.8,3.8,3.5,3.5,ok\n"
+	       "2,graph,one,0.98,0.01,0.01,0.97,1.0,1.0,ok\n2,queued,one,6.0,1.0,4.2,1.79,1.72,1.605,ok\n"
+	       "3,sync,one,10.1,0.01,4.3,10.0,9.7,9.4,ok\n3,async,one,4.2,0.14,4.2,4.2,3.8,3.6,ok\n"
+	       "3,graph,one,0.99,0.01,0.01,0.98,1.0,1.0,ok\n3,queued,one,6.5,1.0,4.6,1.81,1.74,1.59,failed: x\n",
+	       &p);
+	assert_string_equal(key(&p, "launch_overhead_us"), "9.9");
+	assert_non_null(strstr(method(&p, "launch_overhead_us"), "the median of 3 processes (9.5-10.1)"));
+	assert_null(strstr(method(&p, "launch_overhead_us"), "flagged"));
+	assert_string_equal(key(&p, "launch_issue_us"), "4.2");
+	assert_non_null(strstr(method(&p, "launch_issue_us"), "flagged: a noisy spread")); /* median spread 0.14 */
+	assert_string_equal(key(&p, "graph_kernel_us"), "0.98");
+	assert_string_equal(key(&p, "launch_gpu_gap_us"), "1.605"); /* not the failed 1.59, not grid full's */
+	assert_non_null(strstr(method(&p, "launch_gpu_gap_us"), "the lowest of 2 processes (1.605-1.62)"));
+	gp_profile_free(&p);
+}
+
+/* A method as long as the queued gap's over processes (about 250 characters) is kept whole; one
+ * longer than the field is cut, but said (-1), never silently: six committed keys' methods were
+ * cut at 159 characters before. */
+static void test_profile_method_whole(void **state)
+{
+	struct gp_profile p = { 0 };
+	char m[700];
+
+	(void)state;
+	memset(m, 'x', sizeof m);
+	m[300] = '\0';
+	assert_int_equal(gp_profile_add(&p, "k", 1.0, "us", m, "e"), 0);
+	assert_int_equal(strlen(method(&p, "k")), 300);
+	m[300] = 'x';
+	m[sizeof m - 1] = '\0';
+	assert_int_equal(gp_profile_add(&p, "k2", 1.0, "us", m, "e"), -1);
+	assert_string_equal(key(&p, "k2"), "1");
+	gp_profile_free(&p);
+}
+
 /* A latency in ns divides by the experiment's median clock, not by its own point's sample: the
  * one-warp point read 2065 MHz here (a transient step above the card's maximum, as in the H100
  * run 20261125-041210), the other points 1980; 4.0274 cycles are 2.034 ns at 1980 MHz (1.950 at
@@ -224,6 +274,8 @@ int main(void)
 		cmocka_unit_test(test_latency_keys_per_row),
 		cmocka_unit_test(test_launch_noisy_flagged),
 		cmocka_unit_test(test_launch_gap_lowest),
+		cmocka_unit_test(test_launch_over_processes),
+		cmocka_unit_test(test_profile_method_whole),
 		cmocka_unit_test(test_latency_ns_median_clock),
 		cmocka_unit_test(test_atomic_placements_median),
 	};

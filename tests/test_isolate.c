@@ -211,14 +211,14 @@ static void test_job_rejected(void **state)
 {
 	char *unknown[] = { "no_such", "0", "1", "0", "1" };
 	char *few[] = { "selftest_fault", "0", "1", "0", "1" };
-	char *bad_value[] = { "selftest_fault", "0", "1", "0", "1", "ok" };
-	char *bad_count[] = { "selftest_fault", "0", "-1", "0", "1", "=ok" };
+	char *bad_value[] = { "selftest_fault", "0", "1", "0", "1", "", "ok" };
+	char *bad_count[] = { "selftest_fault", "0", "-1", "0", "1", "", "=ok" };
 
 	expect_bad_job(GP_MSG_ROWS, unknown, 5, "no job");
 	expect_bad_job(GP_MSG_RUN, unknown, 5, "unknown experiment");
 	expect_bad_job(GP_MSG_RUN, few, 5, "cells");
-	expect_bad_job(GP_MSG_RUN, bad_value, 6, "bad value cell");
-	expect_bad_job(GP_MSG_RUN, bad_count, 6, "bad count");
+	expect_bad_job(GP_MSG_RUN, bad_value, 7, "bad value cell");
+	expect_bad_job(GP_MSG_RUN, bad_count, 7, "bad count");
 }
 
 /* ---------------------------------------------------------------- classification */
@@ -299,6 +299,7 @@ static int fake_measure(struct gp_run *run, const struct gp_exp_impl *im, const 
 	gp_row_begin(t);
 	for (size_t c = 0; c < t->ncols; c++)
 		gp_row_str(t, t->cols[c], "");
+	gp_row_str(t, "process", gp_point_str(pt, "process")); /* as meas_row.c writes parameters */
 	gp_row_str(t, "mode", mode);
 	gp_row_int(t, "sentinel", getpid());
 	gp_row_str(t, "status", "ok");
@@ -344,15 +345,21 @@ static void start(struct gp_isolation *iso)
 	assert_true(iso->child > 0);
 }
 
-/* Sweep selftest_fault over `modes`; returns the sweep's code, the table in *t. */
-static int sweep(struct gp_isolation *iso, const char *modes, struct gp_table **t)
+/* Sweep selftest_fault over `processes` (NULL: its default, one) and `modes`; returns the
+ * sweep's code, the table in *t. */
+static int sweep_over(struct gp_isolation *iso, const char *processes, const char *modes, struct gp_table **t)
 {
-	const char *const vals[] = { modes };
+	const char *const vals[] = { processes, modes };
 	const struct gp_suite_item it = item_of("selftest_fault", vals);
 
 	*t = gp_exp_table(it.exp->impl);
 	assert_non_null(*t);
 	return gp_isolated_sweep(iso, &it, *t);
+}
+
+static int sweep(struct gp_isolation *iso, const char *modes, struct gp_table **t)
+{
+	return sweep_over(iso, NULL, modes, t);
 }
 
 static long pid_of(const struct gp_table *t, size_t r)
@@ -405,6 +412,50 @@ static void test_one_child_for_the_run(void **state)
 	gp_table_free(a);
 	gp_table_free(b);
 	gp_table_free(c);
+	end(&iso);
+}
+
+/* A process parameter: each value's points in one child, a fresh child for each value after the
+ * first (the run's child measures the first), the rows in the sweep's order with the value; the
+ * last value's child goes on with the next experiment. */
+static void test_process_parameter(void **state)
+{
+	struct gp_isolation iso = stand_in();
+	struct gp_table *t, *next;
+	long pid[3];
+
+	start(&iso);
+	const pid_t first = iso.child;
+	assert_int_equal(sweep_over(&iso, "1 2 3", "ok ok", &t), 0);
+	assert_int_equal(t->nrows, 6);
+	assert_int_equal(progress.done, 6);
+	for (size_t v = 0; v < 3; v++) {
+		char want[4];
+		snprintf(want, sizeof want, "%zu", v + 1);
+		pid[v] = pid_of(t, 2 * v);
+		assert_int_equal(pid_of(t, 2 * v + 1), pid[v]); /* one process for the value's points */
+		assert_string_equal(gp_table_get(t, 2 * v, "process"), want);
+		assert_string_equal(gp_table_get(t, 2 * v + 1, "process"), want);
+	}
+	assert_int_equal(pid[0], first);
+	assert_true(pid[1] != pid[0] && pid[2] != pid[0] && pid[2] != pid[1]);
+	assert_int_equal(iso.child, pid[2]);
+	assert_int_equal(sweep(&iso, "ok", &next), 0);
+	assert_int_equal(pid_of(next, 0), pid[2]);
+	/* The parameter's default, one value: the run's child measures it all. */
+	gp_table_free(t);
+	assert_int_equal(sweep_over(&iso, "4", "ok ok", &t), 0);
+	assert_int_equal(pid_of(t, 0), pid[2]);
+	assert_int_equal(pid_of(t, 1), pid[2]);
+	gp_table_free(t);
+	/* A fault inside a value's points: a fresh child finishes that value, another the next. */
+	assert_int_equal(sweep_over(&iso, "1 2", "trap ok", &t), GP_ECUDA);
+	assert_int_equal(t->nrows, 4);
+	expect_status(t, 0, "trap", "fault:");
+	expect_status(t, 2, "trap", "fault:");
+	assert_true(pid_of(t, 1) != pid[2] && pid_of(t, 3) != pid_of(t, 1));
+	gp_table_free(t);
+	gp_table_free(next);
 	end(&iso);
 }
 
@@ -556,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_job_rejected),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_one_child_for_the_run),
+		cmocka_unit_test(test_process_parameter),
 		cmocka_unit_test(test_faults_respawn),
 		cmocka_unit_test(test_fault_between_experiments),
 		cmocka_unit_test(test_idle_child_died),

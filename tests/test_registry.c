@@ -126,12 +126,14 @@ static void test_params(void **state)
 			for (size_t j = 0; j < k; j++)
 				if (!strcmp(im->params[j].name, p->name))
 					fail_msg("%s: parameter '%s' twice", e->name, p->name);
-			if (p->kind == GP_PARAM_INT && p->min > p->max)
+			if (p->kind != GP_PARAM_NAME && p->min > p->max)
 				fail_msg("%s.%s: min %ld > max %ld", e->name, p->name, p->min, p->max);
 			if (p->kind == GP_PARAM_NAME && (!p->choices || !*p->choices))
 				fail_msg("%s.%s: a NAME parameter with no choices", e->name, p->name);
-			if (p->kind != GP_PARAM_INT && p->kind != GP_PARAM_NAME)
+			if (p->kind != GP_PARAM_INT && p->kind != GP_PARAM_NAME && p->kind != GP_PARAM_PROCESS)
 				fail_msg("%s.%s: unknown kind %d", e->name, p->name, (int)p->kind);
+			if (p->kind == GP_PARAM_PROCESS && k != 0) /* the sweep's outermost loop: a process a value */
+				fail_msg("%s.%s: a process parameter that is not the first", e->name, p->name);
 			if (!p->defaults)
 				fail_msg("%s.%s: no defaults", e->name, p->name);
 			if (gp_param_values(p, p->defaults, &v, err, sizeof err))
