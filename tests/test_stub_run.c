@@ -211,36 +211,6 @@ static void test_watchdog_bounds_a_point(void **state)
 	result_free(&r);
 }
 
-/* A process parameter through the binary: each value's points measured (by a process of its own:
- * tests/test_isolate.c), its rows in order with the value in their column, exit 0. */
-static void test_process_parameter_rows(void **state)
-{
-	static const char *const want[] = { "1", "1", "3", "3" };
-	char root[PATH_MAX], suite[PATH_MAX], *dir;
-	struct gp_table *t;
-	struct result r;
-
-	NEED_STUB();
-	snprintf(root, sizeof root, "%s/results", (char *)*state);
-	snprintf(suite, sizeof suite, "%s/procs.csv", (char *)*state);
-	write_file(suite, "experiment,parameter,values\nselftest_fault,process,1 3\nselftest_fault,mode,ok ok\n");
-	r = STUB_RUN(NULL, "-q", "run", "--suite", suite, "--reps", "1", "--warmup", "0", "--out", root);
-	if (r.status != 0) {
-		show(&r);
-		fail_msg("exit %d, want 0", r.status);
-	}
-	dir = run_dir_of(&r, root);
-	t = load(dir, "selftest_fault.csv");
-	assert_int_equal(t->nrows, GP_ARRAY_SIZE(want));
-	for (size_t i = 0; i < t->nrows; i++) {
-		assert_string_equal(gp_table_get(t, i, "process"), want[i]);
-		assert_string_equal(gp_table_get(t, i, "status"), "ok");
-	}
-	gp_table_free(t);
-	free(dir);
-	result_free(&r);
-}
-
 /* Every stamp from a second ago to a minute ahead is taken already: the run still gets a new
  * directory, <stamp>-2, in a results root it had to create, and the earlier ones are untouched. */
 static void test_run_dir_naming(void **state)
@@ -334,6 +304,24 @@ static struct gp_table *stub_table(void **state, const char *suite_text, const c
 	free(dir);
 	result_free(&r);
 	return t;
+}
+
+/* A process parameter through the binary: each value's points measured (by a process of its own:
+ * tests/test_isolate.c), its rows in order with the value in their column. */
+static void test_process_parameter_rows(void **state)
+{
+	static const char *const want[] = { "1", "1", "3", "3" };
+	struct gp_table *t;
+
+	NEED_STUB();
+	t = stub_table(state, "experiment,parameter,values\nselftest_fault,process,1 3\nselftest_fault,mode,ok ok\n", "0",
+		       "selftest_fault.csv");
+	assert_int_equal(t->nrows, GP_ARRAY_SIZE(want));
+	for (size_t i = 0; i < t->nrows; i++) {
+		assert_string_equal(gp_table_get(t, i, "process"), want[i]);
+		assert_string_equal(gp_table_get(t, i, "status"), "ok");
+	}
+	gp_table_free(t);
 }
 
 /* A probe's own minimum of repetitions (bw_tma: HBM streams whose times can be bimodal) holds
