@@ -35,7 +35,7 @@ enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
 #define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
 static const struct gp_param launch_params[] = {
 	{ "process", GP_PARAM_PROCESS, 1, 16, NULL, "1",
-	  "the measuring process: each value's points in a process of its own (the pace is partly the process's)" },
+	  "the measuring process (the queued pace and the host's times are partly the process's)" },
 	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
 	  "launch + wait each; back to back, then one wait; one CUDA graph of them; back to back behind a gate" },
 	{ "grid", GP_PARAM_NAME, 0, 0, "one full", "one full", "one block, or every block the GPU holds at once" },
