@@ -334,6 +334,40 @@ static void test_sweep_point_limit(void **state)
 	gp_suite_free(&s);
 }
 
+/* A process parameter is the outermost loop: each value's points are one run of the sweep, and
+ * the end of the run holding any point is where the next value begins; with one value (or no
+ * process parameter) a process measures the whole sweep. */
+static void test_sweep_process_end(void **state)
+{
+	static const size_t ends[][2] = { { 0, 8 }, { 7, 8 }, { 8, 16 }, { 15, 16 }, { 16, 24 }, { 23, 24 } };
+	struct gp_suite s;
+	struct gp_sweep sw;
+	char err[256] = "";
+
+	parse_ok(HEADER "lat_launch,process,1 2 3\n", &s); /* x 4 modes x 2 grids */
+	assert_int_equal(gp_sweep_init(&sw, &s.items[0], err, sizeof err), 0);
+	assert_int_equal(sw.npoints, 24);
+	for (size_t i = 0; i < GP_ARRAY_SIZE(ends); i++) {
+		struct gp_point a, b;
+		assert_int_equal(gp_sweep_process_end(&sw, ends[i][0]), ends[i][1]);
+		gp_sweep_point(&sw, ends[i][0], &a); /* the same process value up to the end */
+		gp_sweep_point(&sw, ends[i][1] - 1, &b);
+		assert_string_equal(gp_point_str(&a, "process"), gp_point_str(&b, "process"));
+	}
+	gp_sweep_free(&sw);
+	gp_suite_free(&s);
+	parse_ok(HEADER "lat_launch,process,2\n", &s);
+	assert_int_equal(gp_sweep_init(&sw, &s.items[0], err, sizeof err), 0);
+	assert_int_equal(gp_sweep_process_end(&sw, 3), sw.npoints);
+	gp_sweep_free(&sw);
+	gp_suite_free(&s);
+	parse_ok(HEADER "lat_ffma,threads,32 64\n", &s);
+	assert_int_equal(gp_sweep_init(&sw, &s.items[0], err, sizeof err), 0);
+	assert_int_equal(gp_sweep_process_end(&sw, 0), sw.npoints);
+	gp_sweep_free(&sw);
+	gp_suite_free(&s);
+}
+
 /* ---------------------------------------------------------------- suite errors, line named */
 
 static void test_unknown_experiment(void **state)
@@ -539,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_valid_suite_and_sweep_order),
 		cmocka_unit_test(test_suite_add_is_idempotent),
 		cmocka_unit_test(test_sweep_point_limit),
+		cmocka_unit_test(test_sweep_process_end),
 		cmocka_unit_test(test_unknown_experiment),
 		cmocka_unit_test(test_unknown_parameter),
 		cmocka_unit_test(test_value_out_of_range),
