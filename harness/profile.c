@@ -41,10 +41,13 @@ int gp_profile_add(struct gp_profile *p, const char *key, double value, const ch
 int gp_profile_add_text(struct gp_profile *p, const char *key, const char *value, const char *unit,
 			const char *method, const char *source)
 {
-	if (gp_profile_add(p, key, 0, unit, method, source))
+	const size_t n = p->n;
+	const int rc = gp_profile_add(p, key, 0, unit, method, source);
+
+	if (p->n == n) /* out of memory: no entry */
 		return -1;
-	snprintf(p->e[p->n - 1].value, sizeof p->e[p->n - 1].value, "%s", value);
-	return 0;
+	snprintf(p->e[n].value, sizeof p->e[n].value, "%s", value); /* a cut text keeps its word */
+	return rc;
 }
 
 void gp_profile_rows(struct gp_profile *p, const struct gp_table *t, const char *col, const char *key_fmt,

@@ -214,6 +214,8 @@ static void test_profile_method_whole(void **state)
 	m[sizeof m - 1] = '\0';
 	assert_int_equal(gp_profile_add(&p, "k2", 1.0, "us", m, "e"), -1);
 	assert_string_equal(key(&p, "k2"), "1");
+	assert_int_equal(gp_profile_add_text(&p, "k3", "none detected", "us", m, "e"), -1); /* its word stays */
+	assert_string_equal(key(&p, "k3"), "none detected");
 	gp_profile_free(&p);
 }
 
