@@ -12,6 +12,11 @@
  * on stderr; with --md FILE a Markdown page: the runs (host, device, status, outlier keys), then
  * the keys.
  *
+ * Where every run is of one GPU (one device_uuid), the page also holds the repeatability check:
+ * the latency keys (cycles, ns, us) against GP_REPEAT_LAT_PCT and the bandwidth keys (GB/s,
+ * B/clk/SM) against GP_REPEAT_BW_PCT, each key's range over the runs, and the keys beyond their
+ * target by name; stderr says the counts.
+ *
  * An argument that is not a run directory (no meta.csv) is a results root: the run directories
  * below it (GP_FLEET_DEPTH levels, in name order) are the fleet, so the root a Slurm array job
  * wrote (scripts/slurm/gpuprobe.sbatch: <root>/<job>/<host>/gpu<N>/<gpu>/<stamp>) is one argument. */
@@ -42,6 +47,49 @@ struct fleet {
 	struct fleet_run *runs;
 	int n;
 };
+
+/* The repeatability check: per class (REP_LAT, REP_BW) the keys and those within the target; the
+ * keys beyond it as Markdown rows. */
+enum { REP_NONE, REP_LAT, REP_BW, REP_CLASSES };
+struct repeat {
+	int keys[REP_CLASSES], within[REP_CLASSES];
+	FILE *beyond;
+};
+static const double rep_target[REP_CLASSES] = { 0, GP_REPEAT_LAT_PCT, GP_REPEAT_BW_PCT };
+
+static int rep_class(const char *unit)
+{
+	static const char *const lat[] = { "cycles", "ns", "us" }, *const bw[] = { "GB/s", "B/clk/SM" };
+
+	for (size_t i = 0; i < GP_ARRAY_SIZE(lat); i++)
+		if (!strcmp(unit, lat[i]))
+			return REP_LAT;
+	for (size_t i = 0; i < GP_ARRAY_SIZE(bw); i++)
+		if (!strcmp(unit, bw[i]))
+			return REP_BW;
+	return REP_NONE;
+}
+
+/* One key's range (% of its median; NaN where the median is 0) against its class's target. */
+static void rep_key(struct repeat *rep, const char *key, const char *unit, double range, const struct gp_stats *st)
+{
+	const int c = rep_class(unit);
+	const int ok = isnan(range) ? st->max == st->min : range <= rep_target[c];
+
+	if (!rep || c == REP_NONE)
+		return;
+	rep->keys[c]++;
+	rep->within[c] += ok;
+	if (!ok && rep->beyond) {
+		gp_md_str(rep->beyond, key);
+		gp_md_str(rep->beyond, unit);
+		gp_md_num(rep->beyond, st->min);
+		gp_md_num(rep->beyond, st->max);
+		gp_md_num(rep->beyond, range);
+		gp_md_num(rep->beyond, rep_target[c]);
+		gp_md_end(rep->beyond);
+	}
+}
 
 int gp_fleet_stats(const double *x, size_t n, struct gp_stats *s, double *mad)
 {
@@ -175,7 +223,7 @@ static int load_run(struct fleet_run *f)
 /* One key over every run that has it: CSV rows and, with md, a table row; 0 where no run has a
  * number for it (a level "none detected" everywhere). */
 static int one_key(struct fleet_run *runs, size_t n, const char *key, const char *unit, struct gp_table *out,
-		    FILE *md)
+		    FILE *md, struct repeat *rep)
 {
 	double x[GP_FLEET_MAX_RUNS], med, mad, range;
 	int have[GP_FLEET_MAX_RUNS];
@@ -190,6 +238,8 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 		return 0;
 	med = st.median;
 	range = med != 0 ? 100 * st.spread : NAN; /* (max - min) / |median| */
+	if (m >= 2)
+		rep_key(rep, key, unit, range, &st);
 	if (md) {
 		gp_md_str(md, key);
 		gp_md_str(md, unit);
@@ -223,7 +273,7 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 }
 
 /* Every key, in the order the first run that has it lists them, each once; the number of keys. */
-static size_t all_keys(struct fleet *fl, struct gp_table *out, FILE *md)
+static size_t all_keys(struct fleet *fl, struct gp_table *out, FILE *md, struct repeat *rep)
 {
 	size_t nkeys = 0;
 
@@ -238,13 +288,40 @@ static size_t all_keys(struct fleet *fl, struct gp_table *out, FILE *md)
 			if (seen)
 				continue;
 			nkeys += (size_t)one_key(fl->runs, (size_t)fl->n, key,
-						 gp_table_get(fl->runs[i].prof, r, "unit") ?: "", out, md);
+						 gp_table_get(fl->runs[i].prof, r, "unit") ?: "", out, md, rep);
 		}
 	return nkeys;
 }
 
-/* The page: a stub warning where it applies, the runs, then the keys (written to keys first). */
-static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *keys)
+/* Every run of one GPU: the same device_uuid, named. */
+static int one_gpu(const struct fleet *fl)
+{
+	const char *uuid = meta_or(&fl->runs[0], "device_uuid", "");
+
+	for (int i = 1; *uuid && i < fl->n; i++)
+		if (strcmp(meta_or(&fl->runs[i], "device_uuid", ""), uuid))
+			return 0;
+	return *uuid != '\0';
+}
+
+/* The repeatability check's section: the counts, then the keys beyond their target. */
+static void write_repeat(FILE *md, const struct fleet *fl, const struct repeat *rep, const char *beyond)
+{
+	fprintf(md, "\n## Repeatability\n\nOne GPU, %d runs: latency keys (cycles, ns, us) within %g %% over the "
+		    "runs: %d of %d; bandwidth keys (GB/s, B/clk/SM) within %g %%: %d of %d (range: largest minus "
+		    "smallest, %% of the median).\n\n",
+		fl->n, GP_REPEAT_LAT_PCT, rep->within[REP_LAT], rep->keys[REP_LAT], GP_REPEAT_BW_PCT, rep->within[REP_BW],
+		rep->keys[REP_BW]);
+	if (rep->within[REP_LAT] + rep->within[REP_BW] == rep->keys[REP_LAT] + rep->keys[REP_BW])
+		return;
+	gp_md_header(md, "beyond its target", "unit", "lowest", "highest", "range %", "target %");
+	fputs(beyond, md);
+}
+
+/* The page: a stub warning where it applies, the runs, the repeatability check (one GPU), then
+ * the keys (written to keys first). */
+static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *keys, const struct repeat *rep,
+		     const char *beyond)
 {
 	fprintf(md, "# gpuprobe fleet: %d runs\n\n", fl->n);
 	if (nstub)
@@ -265,6 +342,8 @@ static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *ke
 		gp_md_num(md, f->outliers);
 		gp_md_end(md);
 	}
+	if (rep)
+		write_repeat(md, fl, rep, beyond ? beyond : "");
 	fprintf(md, "\n## Keys\n\nEach profile key's median over the runs and its range (largest minus smallest, %% of "
 		    "the median); a value in bold lies more than %.1f robust standard deviations and %.0f %% from the "
 		    "median (with 3 runs or more).\n\n| key | unit | median | range %% |",
@@ -278,7 +357,7 @@ static void write_md(FILE *md, const struct fleet *fl, int nstub, const char *ke
 }
 
 /* stderr: the outlier GPUs, the runs that did not complete, the stub's runs, and a summary. */
-static void tell(const struct fleet *fl, size_t nkeys, int nstub)
+static void tell(const struct fleet *fl, size_t nkeys, int nstub, const struct repeat *rep)
 {
 	int nout = 0, nhosts = 0;
 
@@ -302,6 +381,10 @@ static void tell(const struct fleet *fl, size_t nkeys, int nstub)
 	gp_info("gpuprobe: fleet: %d runs on %d host%s, %zu key%s, %d outlier GPU%s%s\n", fl->n, nhosts,
 		nhosts == 1 ? "" : "s", nkeys, nkeys == 1 ? "" : "s", nout, nout == 1 ? "" : "s",
 		fl->n < 3 ? " (no outlier rule below 3 runs)" : "");
+	if (rep)
+		gp_info("gpuprobe: fleet: one GPU: %d of %d latency keys within %g %%, %d of %d bandwidth keys within %g %%\n",
+			rep->within[REP_LAT], rep->keys[REP_LAT], GP_REPEAT_LAT_PCT, rep->within[REP_BW], rep->keys[REP_BW],
+			GP_REPEAT_BW_PCT);
 }
 
 int gp_cmd_fleet(int nargs, char **args, const char *md_path)
@@ -310,9 +393,10 @@ int gp_cmd_fleet(int nargs, char **args, const char *md_path)
 					    "outlier" };
 	struct fleet fl = { calloc(GP_FLEET_MAX_RUNS, sizeof *fl.runs), 0 };
 	struct gp_table *out = gp_table_new(cols, GP_ARRAY_SIZE(cols));
-	char tmp[PATH_MAX + 32], *keys = NULL;
-	size_t keys_len = 0, nkeys;
+	char tmp[PATH_MAX + 32], *keys = NULL, *beyond = NULL;
+	size_t keys_len = 0, beyond_len = 0, nkeys;
 	FILE *md = NULL, *kmd = NULL;
+	struct repeat rep = { { 0 }, { 0 }, NULL }, *repp = NULL;
 	int rc = 0, nstub = 0;
 
 	if (!out || !fl.runs) {
@@ -326,24 +410,26 @@ int gp_cmd_fleet(int nargs, char **args, const char *md_path)
 	}
 	if (!rc && md_path) {
 		snprintf(tmp, sizeof tmp, "%s.tmp.%ld", md_path, (long)getpid());
-		if (!(md = fopen(tmp, "w")) || !(kmd = open_memstream(&keys, &keys_len))) {
+		if (!(md = fopen(tmp, "w")) || !(kmd = open_memstream(&keys, &keys_len)) ||
+		    !(rep.beyond = open_memstream(&beyond, &beyond_len))) {
 			gp_err("fleet: cannot write %s: %s", tmp, strerror(errno));
 			rc = GP_EIO;
 		}
 	}
 	if (rc)
 		goto done;
-	nkeys = all_keys(&fl, out, kmd);
+	repp = one_gpu(&fl) ? &rep : NULL;
+	nkeys = all_keys(&fl, out, kmd, repp);
 	if (gp_table_write(out, stdout) || fflush(stdout)) {
 		gp_err("fleet: cannot write the comparison to stdout");
 		rc = GP_EIO;
 	}
-	tell(&fl, nkeys, nstub);
+	tell(&fl, nkeys, nstub, repp);
 	if (md) {
-		int bad = fclose(kmd) != 0;
-		kmd = NULL;
+		int bad = fclose(kmd) != 0 || fclose(rep.beyond) != 0;
+		kmd = rep.beyond = NULL;
 		if (!bad)
-			write_md(md, &fl, nstub, keys);
+			write_md(md, &fl, nstub, keys, repp, beyond);
 		bad |= fclose(md) != 0;
 		md = NULL;
 		if (bad || rename(tmp, md_path)) {
@@ -355,11 +441,14 @@ int gp_cmd_fleet(int nargs, char **args, const char *md_path)
 done:
 	if (kmd)
 		fclose(kmd);
+	if (rep.beyond)
+		fclose(rep.beyond);
 	if (md) {
 		fclose(md);
 		unlink(tmp);
 	}
 	free(keys);
+	free(beyond);
 	gp_table_free(out);
 	for (int i = 0; fl.runs && i < fl.n; i++) {
 		free(fl.runs[i].dir);

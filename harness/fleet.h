@@ -7,6 +7,8 @@
 #define GP_FLEET_MAX_RUNS 256
 #define GP_FLEET_MADS 3.5   /* robust standard deviations from the median */
 #define GP_FLEET_FLOOR 0.03 /* and at least this far, relative, to count */
+#define GP_REPEAT_LAT_PCT 1.0 /* one GPU's runs: a latency key's range over them at most this (%) */
+#define GP_REPEAT_BW_PCT 3.0  /* and a bandwidth key's */
 #define GP_FLEET_DEPTH 6    /* levels below a results root searched for run directories */
 
 struct gp_stats;

@@ -56,7 +56,7 @@ static const struct run_case runs[] = {
 	{ "results/h100-80gb-hbm3/20261123-190513", "paper: tsm2l", 1, { { NULL } } },
 	{ "results/h100-80gb-hbm3/20261123-190547", "paper: tsm2r", 1, { { "tsm2r", "double, n = 16: speedup" } } },
 	{ "results/h100-80gb-hbm3/20261125-094126", "default lat_launch over three processes", 1,
-	  { { "lat_launch", "queued one 256 p3" } } },
+	  { { "lat_launch", "3 processes: a marker each" } } },
 };
 
 static int have_gnuplot(void)

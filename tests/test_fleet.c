@@ -1,7 +1,8 @@
 /* test_fleet.c — the fleet comparison: the robust outlier rule, and `fleet` over synthetic runs
  * (a slow card among four is named; two runs give spreads but no outlier; bad input fails; a
  * results root stands for the runs below it, as a Slurm job leaves them, and the stub driver's
- * runs are labelled wherever a device is named). */
+ * runs are labelled wherever a device is named; runs of one GPU get the repeatability check:
+ * latency keys within 1 %, bandwidth keys within 3 %, the others named). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,6 +213,7 @@ static void test_fleet_of_a_results_root(void **state)
 	assert_non_null(strstr(md, "/17/node2/gpu0/h100/20261124-100000 | node2 | NVIDIA H100 80GB HBM3 GPU-node2-0 | "
 				   "faults | 1 |"));
 	assert_null(strstr(md, "| 5 | "));
+	assert_null(strstr(md, "## Repeatability")); /* many GPUs */
 	free(md);
 	/* A directory with no run in it or below it is refused, as one with a single run is. */
 	args[0] = empty;
@@ -223,12 +225,68 @@ static void test_fleet_of_a_results_root(void **state)
 	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Three runs of one GPU: a latency key that moved 2 % and one that held, a bandwidth key that
+ * moved 2.5 % (within its 3 %) and one that moved 5 %, a key of neither class that moved 10 %. */
+static void test_fleet_repeatability(void **state)
+{
+	static const double lat[] = { 10.0, 10.2, 10.1 }, bw[] = { 3000, 3075, 3040 }, bw2[] = { 100, 105, 102 },
+			    tf[] = { 900, 990, 950 };
+	char root[] = "/tmp/gp_fleet_rep.XXXXXX", d[3][600], *dirs[3], md_path[600], *md, *out;
+	int rc;
+
+	assert_non_null(mkdtemp(root));
+	for (int i = 0; i < 3; i++) {
+		char prof[512];
+		snprintf(d[i], sizeof d[i], "%s/run%d", root, i);
+		dirs[i] = d[i];
+		assert_int_equal(mkdir(d[i], 0700), 0);
+		write_file(d[i], "meta.csv", "key,value\ndevice_name,NVIDIA H100 80GB HBM3\ndevice_uuid,GPU-same\n");
+		snprintf(prof, sizeof prof,
+			 "key,value,unit,method,source\nffma_latency,4.03,cycles,m,a\nlaunch_us,%g,us,m,b\n"
+			 "hbm_GBps,%g,GB/s,m,c\nlds_bw,%g,B/clk/SM,m,d\nrate,%g,TFLOP/s,m,e\n",
+			 lat[i], bw[i], bw2[i], tf[i]);
+		write_file(d[i], "profile.csv", prof);
+	}
+	snprintf(md_path, sizeof md_path, "%s/REP.md", root);
+	{
+		char path[] = "/tmp/gp_fleet_out.XXXXXX";
+		const int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
+		assert_true(fd >= 0);
+		fflush(stdout);
+		dup2(fd, STDOUT_FILENO);
+		rc = gp_cmd_fleet(3, dirs, md_path);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		close(fd);
+		out = gp_read_file(path, NULL);
+		unlink(path);
+	}
+	assert_int_equal(rc, 0);
+	free(out);
+	md = gp_read_file(md_path, NULL);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "## Repeatability"));
+	assert_non_null(strstr(md, "\n## Keys"));
+	*strstr(md, "\n## Keys") = '\0'; /* the check's section alone */
+	assert_non_null(strstr(md, "within 1 % over the runs: 1 of 2;"));
+	assert_non_null(strstr(md, "within 3 %: 1 of 2 "));
+	assert_non_null(strstr(md, "| launch_us | us | 10 | 10.2 | 1.98 | 1 |"));
+	assert_non_null(strstr(md, "| lds_bw | B/clk/SM | 100 | 105 | 4.902 | 3 |"));
+	assert_null(strstr(md, "| hbm_GBps | GB/s | 3000 |"));  /* within 3 % */
+	assert_null(strstr(md, "| ffma_latency | cycles | 4.03 |")); /* held */
+	assert_null(strstr(md, "| rate | TFLOP/s | 900 |"));    /* neither class */
+	free(md);
+	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_and_rule),
 		cmocka_unit_test(test_fleet_names_the_slow_card),
 		cmocka_unit_test(test_fleet_of_a_results_root),
+		cmocka_unit_test(test_fleet_repeatability),
 	};
 
 	return cmocka_run_group_tests_name("fleet", tests, NULL, NULL);
