@@ -67,8 +67,9 @@ static void make_run(const char *root, int i, double bw)
 	write_file(dir, "profile.csv", prof);
 }
 
-/* Run gp_cmd_fleet with stdout in a file; returns its text (caller frees) and the exit code. */
-static char *fleet(int n, char **dirs, int *rc)
+/* Run gp_cmd_fleet (md: its --md page, or NULL) with stdout in a file; returns its text (caller
+ * frees) and the exit code. */
+static char *fleet_md(int n, char **dirs, const char *md, int *rc)
 {
 	char path[] = "/tmp/gp_fleet_out.XXXXXX";
 	const int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
@@ -77,7 +78,7 @@ static char *fleet(int n, char **dirs, int *rc)
 	assert_true(fd >= 0);
 	fflush(stdout);
 	dup2(fd, STDOUT_FILENO);
-	*rc = gp_cmd_fleet(n, dirs, NULL);
+	*rc = gp_cmd_fleet(n, dirs, md);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -85,6 +86,11 @@ static char *fleet(int n, char **dirs, int *rc)
 	text = gp_read_file(path, NULL);
 	unlink(path);
 	return text;
+}
+
+static char *fleet(int n, char **dirs, int *rc)
+{
+	return fleet_md(n, dirs, NULL, rc);
 }
 
 static void test_fleet_names_the_slow_card(void **state)
@@ -184,20 +190,7 @@ static void test_fleet_of_a_results_root(void **state)
 	/* The root: its four runs, in name order; the stub's labelled; the Markdown page lists them. */
 	args[0] = root;
 	snprintf(md_path, sizeof md_path, "%s/FLEET.md", root);
-	{
-		char path[] = "/tmp/gp_fleet_out.XXXXXX";
-		const int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
-		assert_true(fd >= 0);
-		fflush(stdout);
-		dup2(fd, STDOUT_FILENO);
-		rc = gp_cmd_fleet(1, args, md_path);
-		fflush(stdout);
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-		close(fd);
-		out = gp_read_file(path, NULL);
-		unlink(path);
-	}
+	out = fleet_md(1, args, md_path, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(out);
 	assert_non_null(strstr(out, "/17/node1/gpu0/h100/20261124-100000,NVIDIA H100 80GB HBM3 GPU-node1-0,3000,"));
@@ -231,7 +224,7 @@ static void test_fleet_repeatability(void **state)
 {
 	static const double lat[] = { 10.0, 10.2, 10.1 }, bw[] = { 3000, 3075, 3040 }, bw2[] = { 100, 105, 102 },
 			    tf[] = { 900, 990, 950 };
-	char root[] = "/tmp/gp_fleet_rep.XXXXXX", d[3][600], *dirs[3], md_path[600], *md, *out;
+	char root[] = "/tmp/gp_fleet_rep.XXXXXX", d[3][600], *dirs[3], md_path[600], *md;
 	int rc;
 
 	assert_non_null(mkdtemp(root));
@@ -248,22 +241,8 @@ static void test_fleet_repeatability(void **state)
 		write_file(d[i], "profile.csv", prof);
 	}
 	snprintf(md_path, sizeof md_path, "%s/REP.md", root);
-	{
-		char path[] = "/tmp/gp_fleet_out.XXXXXX";
-		const int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
-		assert_true(fd >= 0);
-		fflush(stdout);
-		dup2(fd, STDOUT_FILENO);
-		rc = gp_cmd_fleet(3, dirs, md_path);
-		fflush(stdout);
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-		close(fd);
-		out = gp_read_file(path, NULL);
-		unlink(path);
-	}
+	free(fleet_md(3, dirs, md_path, &rc));
 	assert_int_equal(rc, 0);
-	free(out);
 	md = gp_read_file(md_path, NULL);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "## Repeatability"));
