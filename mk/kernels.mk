@@ -9,17 +9,21 @@
 # for it), as nvcc's `-gencode arch=compute_75,code=sm_86` does. A source's levels
 # (scripts/ptx-levels.sh) are 75, the oldest sm, plus every sm its __CUDA_ARCH__ guards name, in
 # the .cu or a project header it includes (mma.cu: 80, 89, 90, 120), plus a `ptx-level: NN` tag's
-# (bench/sgemm_warp.cu: 90, where cicc's compute_90 output differs unasked); an sm takes the
+# (bench/sgemm_volkov.cu: 80, where cicc's compute_80 output differs unasked); an sm takes the
 # highest level at or below it. make check-ptx-levels proves that the sm of the committed runs
 # (sm_90: H100, H200) loses nothing by it: wherever sm_90 takes a lower level, that level's PTX
-# is cicc's compute_90 PTX but for .version/.target, so its kernels are exactly nvcc
-# -arch=sm_90's. cicc is most of nvcc's time, so this is what makes building every sm
+# is cicc's compute_90 PTX but for .version/.target, or ptxas's sm_90 code from the two is the
+# same (bench/sgemm_warp.cu, whose PTX differs between two cicc runs at any level), so its kernels
+# are exactly nvcc -arch=sm_90's. cicc is most of nvcc's time, so this is what makes building every sm
 # affordable. The newest sm's level's PTX is also embedded for GPUs newer than any sm built.
 # fatbinary combines the cubins and the PTX into the fatbin the binary embeds, the same bytes
 # nvcc -fatbin writes for the same -gencode list (make check-fatbin proves it). Each (source,
 # level) and (source, sm) is its own make job, so -j spreads a large .cu over the cores, and the
 # per-sm cubins serve wherever one sm's machine code is wanted (the SGEMM ladder the planner
-# reads, the SASS templates): nothing is compiled twice.
+# reads, the SASS templates): nothing is compiled twice. The cubins come from ptxas itself, with
+# the flags nvcc -cubin would give it (read once from nvcc -dryrun), and the dependency files from
+# the preprocessor pass that feeds cicc: nvcc around ~200 ptxas runs and nvcc -MD's second
+# preprocessor pass cost about 8 CPU-seconds of a clean five-sm build.
 #
 # cicc's output depends on the target even for the same source (bench/sgemm.cu's PTX for
 # compute_80 and compute_86 differ in instruction order and registers): an sm_86 kernel is the
@@ -47,6 +51,15 @@ NVCCFLAGS += -Iprobes -Ibench -Iharness --threads 0
 FATBIN_FLAGS ?= -64 --cmdline=" --generate-line-info " \
 	--cicc-cmdline="-generate-line-info -ftz=0 -prec_div=1 -prec_sqrt=1 -fmad=1 "
 FATBINARY ?= $(dir $(NVCC))fatbinary
+# The per-sm cubins by ptxas itself, with the flags nvcc -cubin gives it for a .ptx and these
+# NVCCFLAGS (read from nvcc -dryrun; nvcc -cubin where they cannot be read): the same cubin
+# without nvcc's process around each of the ~200 ptxas runs. And the dependencies written by the
+# preprocessor pass that feeds cicc (gcc -MD) instead of the second pass nvcc -MD adds.
+PTXAS ?= $(dir $(NVCC))ptxas
+PTXAS_FLAGS := $(shell $(NVCC) $(NVCCFLAGS) -cubin -arch=sm_75 -dryrun -o OUT IN.ptx 2>&1 | \
+	sed -n 's/^\#\$$ ptxas -arch=sm_75 \(.*\) "IN.ptx" *-o "OUT".*/\1/p')
+cubin_cmd = $(if $(PTXAS_FLAGS),$(PTXAS) -arch=sm_$(1) $(PTXAS_FLAGS),$(NVCC) $(NVCCFLAGS) -cubin -arch=sm_$(1))
+DEPFLAGS = -Xcompiler -MD,-MP,-MF,$(1).d,-MT,$(1)
 
 CU_SRC := $(wildcard harness/*.cu probes/*.cu bench/*.cu)
 # Hopper-only PTX (wgmma, setmaxnreg, TMA multicast) needs the arch-specific target sm_90a, whose
@@ -76,17 +89,17 @@ define PTX_RULE
 $(BUILD)/kernels/%.compute_$(1).ptx: %.cu
 	@mkdir -p $$(@D)
 	@echo "  NVCC    $$< [compute_$(1)]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) -MD -MP -MF $$@.d -o $$@ $$<
+	$$(Q)$$(NVCC) $$(NVCCFLAGS) -ptx -arch=compute_$(1) $$(call DEPFLAGS,$$@) -o $$@ $$<
 endef
 # sm_90's levels (make check-ptx-levels reads them whatever SM is).
-PTX_MAP_90 := $(if $(filter 90,$(SM)),$(filter %:90:%,$(PTX_MAP)),$(shell scripts/ptx-levels.sh 90 $(KERNEL_CU)))
+PTX_MAP_90 := $(if $(filter 90,$(SM)),$(foreach t,$(PTX_MAP),$(if $(filter 90,$(word 2,$(subst :, ,$(t)))),$(t))),$(shell scripts/ptx-levels.sh 90 $(KERNEL_CU)))
 $(foreach l,$(sort $(foreach t,$(PTX_MAP) $(PTX_MAP_90),$(word 3,$(subst :, ,$(t))))),$(eval $(call PTX_RULE,$(l))))
 
 # PTX of its level -> one sm's cubin (ptxas): $(1) the source's stem, $(2) the sm, $(3) the level.
 define CUBIN_RULE
 $(BUILD)/kernels/$(1).sm_$(2).cubin: $(BUILD)/kernels/$(1).compute_$(3).ptx
 	@echo "  PTXAS   $(1) [sm_$(2) from compute_$(3)]"
-	$$(Q)$$(NVCC) $$(NVCCFLAGS) -cubin -arch=sm_$(2) -o $$@ $$<
+	$$(Q)$$(call cubin_cmd,$(2)) -o $$@ $$<
 endef
 $(foreach t,$(PTX_MAP),$(eval $(call CUBIN_RULE,$(basename $(word 1,$(subst :, ,$(t)))),$(word 2,$(subst :, ,$(t))),$(word 3,$(subst :, ,$(t))))))
 
@@ -110,7 +123,7 @@ $(foreach f,$(filter-out $(CU_90A_SRC),$(CU_SRC)),$(eval $(call FATBIN_RULE,$(ba
 $(BUILD)/kernels/%_90a.sm_90a.cubin: %_90a.cu
 	@mkdir -p $(@D)
 	@echo "  NVCC    $< [sm_90a]"
-	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -gencode arch=compute_90a,code=sm_90a -MD -MP -MF $@.d -o $@ $<
+	$(Q)$(NVCC) $(NVCCFLAGS) -cubin -gencode arch=compute_90a,code=sm_90a $(call DEPFLAGS,$@) -o $@ $<
 
 $(BUILD)/kernels/%_90a.fatbin: $(BUILD)/kernels/%_90a.sm_90a.cubin
 	@echo "  FATBIN  $*_90a [sm_90a]"
@@ -184,20 +197,24 @@ check-fatbin: $(BUILD)/kernels/harness/clock.fatbin
 	$(Q)cmp $< $(CHECK_DIR)/clock.nvcc.fatbin && echo "  CHECK   fatbinary output equals nvcc -fatbin's (harness/clock.cu, sm $(SM))"
 
 # Wherever sm_90 (the committed runs' H100 and H200) takes a PTX level below 90, cicc's compute_90
-# PTX must be that level's but for its .version and .target lines (scripts/ptx-same.sh): then
-# ptxas writes the same machine code from either, and the sm_90 kernels are exactly what nvcc
-# -arch=sm_90 builds. A source that fails needs a `ptx-level: 90` tag (scripts/ptx-levels.sh).
+# PTX must be that level's but for its .version and .target lines, or else ptxas's sm_90 cubins of
+# the two must hold the same bytes outside their debug sections (scripts/ptx-same.sh): then the
+# sm_90 kernels are exactly what nvcc -arch=sm_90 builds. A source that fails needs a
+# `ptx-level: 90` tag (scripts/ptx-levels.sh). Until the commit after 9e9fff0 this checked no
+# source at all ($(filter %:90:%,...) matches only the first %: PTX_MAP_90 was empty whenever SM
+# held 90), so it now refuses to pass having checked none.
 .PHONY: check-ptx-levels
 PTX_BELOW_90 := $(foreach t,$(PTX_MAP_90),$(if $(filter-out 90,$(word 3,$(subst :, ,$(t)))),$(t)))
 $(CHECK_DIR)/ptx90/%.compute_90.ptx: %.cu
 	@mkdir -p $(@D)
 	@echo "  NVCC    $< [compute_90, check]"
-	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -arch=compute_90 -MD -MP -MF $@.d -o $@ $<
+	$(Q)$(NVCC) $(NVCCFLAGS) -ptx -arch=compute_90 $(call DEPFLAGS,$@) -o $@ $<
 define PTX_SAME_RULE
 $(CHECK_DIR)/ptx90/$(1).same: $(CHECK_DIR)/ptx90/$(1).compute_90.ptx $(BUILD)/kernels/$(1).compute_$(2).ptx scripts/ptx-same.sh
-	$$(Q)scripts/ptx-same.sh $$(word 1,$$^) $$(word 2,$$^) || { echo "check-ptx-levels: $(1).cu: its compute_90 PTX differs from its compute_$(2) PTX, which sm_90 takes: give it a 'ptx-level: 90' tag (scripts/ptx-levels.sh)" >&2; exit 1; }
+	$$(Q)PTXAS=$(PTXAS) scripts/ptx-same.sh $$(word 1,$$^) $$(word 2,$$^) || { echo "check-ptx-levels: $(1).cu: its compute_90 PTX differs from its compute_$(2) PTX, which sm_90 takes, and so does ptxas's sm_90 code from them: give it a 'ptx-level: 90' tag (scripts/ptx-levels.sh)" >&2; exit 1; }
 	@touch $$@
 endef
 $(foreach t,$(PTX_BELOW_90),$(eval $(call PTX_SAME_RULE,$(basename $(word 1,$(subst :, ,$(t)))),$(word 3,$(subst :, ,$(t))))))
 check-ptx-levels: $(foreach t,$(PTX_BELOW_90),$(CHECK_DIR)/ptx90/$(basename $(word 1,$(subst :, ,$(t)))).same)
-	@echo "  CHECK   sm_90's PTX is compute_90's for the $(words $(PTX_BELOW_90)) sources it takes from a lower level"
+	@[ -n "$(PTX_BELOW_90)" ] || { echo "check-ptx-levels: no source takes a PTX level below 90 for sm_90 (PTX_MAP_90: $(words $(PTX_MAP_90)) entries): nothing was checked" >&2; exit 1; }
+	@echo "  CHECK   sm_90's kernels are compute_90's for the $(words $(PTX_BELOW_90)) sources it takes from a lower level"
