@@ -15,6 +15,7 @@
 #include "table.h"
 
 #define GP_MAX_PARAMS 9
+#define GP_MAX_PROCESSES 16 /* a GP_PARAM_PROCESS parameter's largest value */
 
 /* GP_PARAM_PROCESS: an integer that names a measuring process: the points of each of its values
  * are measured in a process of their own, a fresh one for every value but the first (the run's

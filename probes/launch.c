@@ -34,7 +34,7 @@ enum { LAUNCH_SYNC, LAUNCH_ASYNC, LAUNCH_GRAPH, LAUNCH_QUEUED };
 #define GATE_TIMEOUT_NS 200000000ull /* the gate lets the launches through after 0.2 s regardless */
 #define GATE_MIN_QUEUED 16           /* fewer kernels queued behind the gate: no gap measured */
 static const struct gp_param launch_params[] = {
-	{ "process", GP_PARAM_PROCESS, 1, 16, NULL, "1",
+	{ "process", GP_PARAM_PROCESS, 1, GP_MAX_PROCESSES, NULL, "1",
 	  "the measuring process (the queued pace and the host's times are partly the process's)" },
 	{ "mode", GP_PARAM_NAME, 0, 0, "sync async graph queued", "sync async graph queued",
 	  "launch + wait each; back to back, then one wait; one CUDA graph of them; back to back behind a gate" },

@@ -2,12 +2,11 @@
  * device code), with gpu-benches' time per small kernel (configs/reference.csv) beside ours. */
 #include "gp.h"
 #include "analysis.h"
+#include "experiment.h"
 #include "stats.h"
 
 #include <math.h>
 #include <string.h>
-
-#define LAUNCH_MAX_PROCESSES 16 /* lat_launch's `process` range */
 
 /* Column col of mode's grid-one rows that are ok, one a process (a run from before `process` has
  * one), in v; their spread in sp. How many. */
@@ -15,7 +14,7 @@ static size_t launch_rows(const struct gp_table *t, const char *mode, const char
 {
 	size_t n = 0;
 
-	for (long r = gp_table_find(t, 0, "mode", mode, "grid", "one", NULL); r >= 0 && n < LAUNCH_MAX_PROCESSES;
+	for (long r = gp_table_find(t, 0, "mode", mode, "grid", "one", NULL); r >= 0 && n < GP_MAX_PROCESSES;
 	     r = gp_table_find(t, (size_t)r + 1, "mode", mode, "grid", "one", NULL))
 		if (gp_table_row_ok(t, (size_t)r) && !isnan(v[n] = gp_table_num(t, (size_t)r, col)))
 			sp[n++] = gp_table_num(t, (size_t)r, "spread");
@@ -30,7 +29,7 @@ static void launch_key(struct gp_profile *prof, const struct gp_table *t, const 
 		       const char *key, const char *method, int lowest)
 {
 	const int host = !strcmp(mode, "sync") || !strcmp(mode, "async");
-	double v[LAUNCH_MAX_PROCESSES], sp[LAUNCH_MAX_PROCESSES];
+	double v[GP_MAX_PROCESSES], sp[GP_MAX_PROCESSES];
 	const size_t n = launch_rows(t, mode, col, v, sp);
 	struct gp_stats st, sst;
 	char m[400], over[120] = "";

@@ -22,7 +22,7 @@ static const char *const mode_names[] = {
 };
 
 static const struct gp_param selftest_params[] = {
-	{ "process", GP_PARAM_PROCESS, 1, 16, NULL, "1", "the measuring process" },
+	{ "process", GP_PARAM_PROCESS, 1, GP_MAX_PROCESSES, NULL, "1", "the measuring process" },
 	/* The choices are the list's names; + 1 drops the leading space. */
 	{ "mode", GP_PARAM_NAME, 0, 0, SELFTEST_MODES(SELFTEST_NAME) + 1, "ok trap ok oob ok hang ok",
 	  "what the kernel does" },
