@@ -15,7 +15,8 @@
  * Where every run is of one GPU (one device_uuid), the page also holds the repeatability check:
  * the latency keys (cycles, ns, us) against GP_REPEAT_LAT_PCT and the bandwidth keys (GB/s,
  * B/clk/SM) against GP_REPEAT_BW_PCT, each key's range over the runs, and the keys beyond their
- * target by name; stderr says the counts.
+ * target by name, with how many runs flagged the key themselves (a noisy spread the run saw);
+ * stderr says the counts.
  *
  * An argument that is not a run directory (no meta.csv) is a results root: the run directories
  * below it (GP_FLEET_DEPTH levels, in name order) are the fleet, so the root a Slurm array job
@@ -70,9 +71,14 @@ static int rep_class(const char *unit)
 	return REP_NONE;
 }
 
-/* One key's range (% of its median; NaN where the median is 0) against its class's target. */
-static void rep_key(struct repeat *rep, const char *key, const char *unit, double range, const struct gp_stats *st)
+/* One key's range (% of its median; NaN where the median is 0) against its class's target; flagged:
+ * how many of the m runs that have it flag it themselves (its method says "flagged": a noisy or
+ * bimodal spread the run saw, e.g. the host-timed launch keys). */
+static void rep_key(struct repeat *rep, const char *key, const char *unit, double range, const struct gp_stats *st,
+		    size_t flagged, size_t m)
 {
+	char cell[48];
+
 	const int c = rep_class(unit);
 	const int ok = isnan(range) ? st->max == st->min : range <= rep_target[c];
 
@@ -87,6 +93,8 @@ static void rep_key(struct repeat *rep, const char *key, const char *unit, doubl
 		gp_md_num(rep->beyond, st->max);
 		gp_md_num(rep->beyond, range);
 		gp_md_num(rep->beyond, rep_target[c]);
+		snprintf(cell, sizeof cell, "%zu of %zu", flagged, m);
+		gp_md_str(rep->beyond, cell);
 		gp_md_end(rep->beyond);
 	}
 }
@@ -118,6 +126,17 @@ static const char *kv(const struct gp_table *t, const char *key)
 		if (!strcmp(gp_table_get(t, r, "key"), key))
 			return gp_table_get(t, r, "value");
 	return NULL;
+}
+
+/* Whether key's method in t says the run flagged it. */
+static int flagged_in(const struct gp_table *t, const char *key)
+{
+	for (size_t r = 0; t && r < t->nrows; r++)
+		if (!strcmp(gp_table_get(t, r, "key"), key)) {
+			const char *m = gp_table_get(t, r, "method");
+			return m && strstr(m, "flagged") != NULL;
+		}
+	return 0;
 }
 
 static const char *meta_or(const struct fleet_run *f, const char *key, const char *dflt)
@@ -228,10 +247,11 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 	double x[GP_FLEET_MAX_RUNS], med, mad, range;
 	int have[GP_FLEET_MAX_RUNS];
 	struct gp_stats st;
-	size_t m = 0;
+	size_t m = 0, flagged = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		have[i] = !gp_parse_double(kv(runs[i].prof, key), &x[m]) && !isnan(x[m]);
+		flagged += (size_t)(have[i] && flagged_in(runs[i].prof, key));
 		m += (size_t)have[i];
 	}
 	if (gp_fleet_stats(x, m, &st, &mad))
@@ -239,7 +259,7 @@ static int one_key(struct fleet_run *runs, size_t n, const char *key, const char
 	med = st.median;
 	range = med != 0 ? 100 * st.spread : NAN; /* (max - min) / |median| */
 	if (m >= 2)
-		rep_key(rep, key, unit, range, &st);
+		rep_key(rep, key, unit, range, &st, flagged, m);
 	if (md) {
 		gp_md_str(md, key);
 		gp_md_str(md, unit);
@@ -314,7 +334,7 @@ static void write_repeat(FILE *md, const struct fleet *fl, const struct repeat *
 		rep->keys[REP_BW]);
 	if (rep->within[REP_LAT] + rep->within[REP_BW] == rep->keys[REP_LAT] + rep->keys[REP_BW])
 		return;
-	gp_md_header(md, "beyond its target", "unit", "lowest", "highest", "range %", "target %");
+	gp_md_header(md, "beyond its target", "unit", "lowest", "highest", "range %", "target %", "flagged by the runs");
 	fputs(beyond, md);
 }
 

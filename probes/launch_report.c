@@ -24,7 +24,9 @@ static size_t launch_rows(const struct gp_table *t, const char *mode, const char
 /* One key from mode's rows: over several processes the median (lowest: the lowest) of their
  * values, their range in the method. The row's spread is its host time's over the repetitions:
  * the host-timed keys (sync, async) are flagged where its median over the processes is noisy
- * (another process on the host's CPUs moves them, not the GPU). */
+ * (another process on the host's CPUs moves them, not the GPU), or where the processes disagree
+ * by more than that (their range over their median: each process's host state, which no
+ * statistic over them removes; GP_NOISY_SPREAD for both). */
 static void launch_key(struct gp_profile *prof, const struct gp_table *t, const char *mode, const char *col,
 		       const char *key, const char *method, int lowest)
 {
@@ -39,9 +41,10 @@ static void launch_key(struct gp_profile *prof, const struct gp_table *t, const 
 	if (n > 1)
 		snprintf(over, sizeof over, "; the %s of %zu processes (%.4g-%.4g)", lowest ? "lowest" : "median", n, st.min,
 			 st.max);
-	snprintf(m, sizeof m, "%s%s%s", method, over,
+	snprintf(m, sizeof m, "%s%s%s%s", method, over,
 		 host && !gp_stats(sp, n, &sst) && sst.median > GP_NOISY_SPREAD
-			 ? "; flagged: a noisy spread (lat_launch.csv spread)" : "");
+			 ? "; flagged: a noisy spread (lat_launch.csv spread)" : "",
+		 host && n > 1 && st.spread > GP_NOISY_SPREAD ? "; flagged: the processes disagree (the host's state)" : "");
 	gp_profile_add(prof, key, lowest ? st.min : st.median, "us", m, "lat_launch");
 }
 

@@ -169,7 +169,8 @@ static void test_launch_gap_lowest(void **state)
 
 /* Over several processes: the gap is the lowest process's, the host times the median process's
  * (not the first row's), each method naming the processes and their range; a failed process's
- * row counts for nothing; the noisy flag follows the processes' median spread. */
+ * row counts for nothing; the noisy flag follows the processes' median spread, and a host-timed key
+ * whose processes disagree by more than GP_NOISY_SPREAD of its median is flagged for that. */
 static void test_launch_over_processes(void **state)
 {
 	struct gp_profile p = { 0 };
@@ -179,19 +180,21 @@ static void test_launch_over_processes(void **state)
 	       "process,mode,grid,host_us_per_launch,spread,issue_us_per_launch,gpu_us_per_launch,gpu_gap_us,"
 	       "gpu_gap_us_min,status\n"
 	       "1,sync,one,9.9,0.01,3.9,9.8,9.4,9.4,ok\n1,async,one,4.9,0.06,4.9,4.9,4.6,4.3,ok\n"
-	       "1,graph,one,1.0,0.01,0.02,0.99,1.0,1.0,ok\n1,queued,one,6.4,1.0,4.5,1.85,1.77,1.62,ok\n"
+	       "1,graph,one,1.0,0.01,0.02,1.05,1.0,1.0,ok\n1,queued,one,6.4,1.0,4.5,1.85,1.77,1.62,ok\n"
 	       "1,queued,full,6.4,1.0,4.5,1.85,1.77,1.50,ok\n"
-	       "2,sync,one,9.5,0.01,3.7,9.4,9.2,9.0,ok\n2,async,one,3.8,0.30,3.8,3.8,3.5,3.5,ok\n"
-	       "2,graph,one,0.98,0.01,0.01,0.97,1.0,1.0,ok\n2,queued,one,6.0,1.0,4.2,1.79,1.72,1.605,ok\n"
+	       "2,sync,one,9.7,0.01,3.7,9.4,9.2,9.0,ok\n2,async,one,3.8,0.30,3.8,3.8,3.5,3.5,ok\n"
+	       "2,graph,one,0.98,0.01,0.01,0.90,1.0,1.0,ok\n2,queued,one,6.0,1.0,4.2,1.79,1.72,1.605,ok\n"
 	       "3,sync,one,10.1,0.01,4.3,10.0,9.7,9.4,ok\n3,async,one,4.2,0.14,4.2,4.2,3.8,3.6,ok\n"
 	       "3,graph,one,0.99,0.01,0.01,0.98,1.0,1.0,ok\n3,queued,one,6.5,1.0,4.6,1.81,1.74,1.59,failed: x\n",
 	       &p);
 	assert_string_equal(key(&p, "launch_overhead_us"), "9.9");
-	assert_non_null(strstr(method(&p, "launch_overhead_us"), "the median of 3 processes (9.5-10.1)"));
-	assert_null(strstr(method(&p, "launch_overhead_us"), "flagged"));
+	assert_non_null(strstr(method(&p, "launch_overhead_us"), "the median of 3 processes (9.7-10.1)"));
+	assert_null(strstr(method(&p, "launch_overhead_us"), "flagged")); /* 0.4 of 9.9: within 5 % */
 	assert_string_equal(key(&p, "launch_issue_us"), "4.2");
 	assert_non_null(strstr(method(&p, "launch_issue_us"), "flagged: a noisy spread")); /* median spread 0.14 */
+	assert_non_null(strstr(method(&p, "launch_issue_us"), "flagged: the processes disagree")); /* 3.8-4.9 */
 	assert_string_equal(key(&p, "graph_kernel_us"), "0.98");
+	assert_null(strstr(method(&p, "graph_kernel_us"), "flagged")); /* GPU-timed: never the host's flag */
 	assert_string_equal(key(&p, "launch_gpu_gap_us"), "1.605"); /* not the failed 1.59, not grid full's */
 	assert_non_null(strstr(method(&p, "launch_gpu_gap_us"), "the lowest of 2 processes (1.605-1.62)"));
 	gp_profile_free(&p);
