@@ -77,10 +77,9 @@ static int rep_class(const char *unit)
 static void rep_key(struct repeat *rep, const char *key, const char *unit, double range, const struct gp_stats *st,
 		    size_t flagged, size_t m)
 {
-	char cell[48];
-
 	const int c = rep_class(unit);
 	const int ok = isnan(range) ? st->max == st->min : range <= rep_target[c];
+	char cell[48];
 
 	if (!rep || c == REP_NONE)
 		return;
