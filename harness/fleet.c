@@ -119,23 +119,26 @@ int gp_fleet_outlier(double x, double median, double mad, size_t n)
 	return n >= 3 && dev > GP_FLEET_MADS * 1.4826 * mad && dev > GP_FLEET_FLOOR * fabs(median);
 }
 
-static const char *kv(const struct gp_table *t, const char *key)
+/* Column col of key's row in a key/value table (meta.csv, profile.csv); NULL where it has none. */
+static const char *key_col(const struct gp_table *t, const char *key, const char *col)
 {
 	for (size_t r = 0; t && r < t->nrows; r++)
 		if (!strcmp(gp_table_get(t, r, "key"), key))
-			return gp_table_get(t, r, "value");
+			return gp_table_get(t, r, col);
 	return NULL;
+}
+
+static const char *kv(const struct gp_table *t, const char *key)
+{
+	return key_col(t, key, "value");
 }
 
 /* Whether key's method in t says the run flagged it. */
 static int flagged_in(const struct gp_table *t, const char *key)
 {
-	for (size_t r = 0; t && r < t->nrows; r++)
-		if (!strcmp(gp_table_get(t, r, "key"), key)) {
-			const char *m = gp_table_get(t, r, "method");
-			return m && strstr(m, "flagged") != NULL;
-		}
-	return 0;
+	const char *m = key_col(t, key, "method");
+
+	return m && strstr(m, "flagged") != NULL;
 }
 
 static const char *meta_or(const struct fleet_run *f, const char *key, const char *dflt)

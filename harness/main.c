@@ -49,7 +49,7 @@ static const char usage[] =
 	"                            complete and stub-driver runs on stderr; FILE: the runs and the\n"
 	"                            keys (outliers in bold) in Markdown; runs of one GPU also get\n"
 	"                            the repeatability check (latency keys within 1 %, bandwidth\n"
-	"                            keys within 3 %, the others named). A RUN without meta.csv is\n"
+	"                            keys within 3 %, those beyond named). A RUN without meta.csv is\n"
 	"                            a results root: every run directory below it (a Slurm job's)\n"
 	"  compare RUN_A RUN_B       two runs side by side as CSV: B / A for every measured value,\n"
 	"                            flagged where it moved more than its spread and 2 %\n"
