@@ -64,6 +64,10 @@ struct gp_exp_impl {
 	 * written, with status saying why), or another gp_exit code when nothing could be measured. */
 	const struct gp_probe *probe;
 	int (*measure)(struct gp_run *run, const struct gp_point *pt, struct gp_table *out);
+	/* Non-zero: measured by a measuring process that has measured nothing before it (isolate.h),
+	 * for an experiment whose result moves with what the process allocated earlier (where the
+	 * driver places its memory). About 0.4 s a run for the fresh context. */
+	int fresh_process;
 };
 
 /* The descriptor that an experiment's .def line names (name##_impl): its parameters and
@@ -77,6 +81,9 @@ struct gp_exp_impl {
 		__VA_ARGS__                                                                        \
 	}
 #define GP_EXP_PROBE(name, params_, columns_, probe_) GP_EXP_DESC_(name, params_, columns_, .probe = probe_)
+/* The same, measured in a process that has measured nothing before it (fresh_process). */
+#define GP_EXP_PROBE_FRESH(name, params_, columns_, probe_)                                        \
+	GP_EXP_DESC_(name, params_, columns_, .probe = probe_, .fresh_process = 1)
 /* The common case: a clock64 probe whose name_setup/_sample/_finish, name_params and name_cols
  * follow the experiment's name, with its primary column and per-point context type. */
 #define GP_EXP_SYNC(name, image_, primary_, ctx_type)                                              \

@@ -9,7 +9,9 @@
  * point, of this experiment or the next, starts a fresh one. An experiment whose first parameter
  * names a process (GP_PARAM_PROCESS) gets a fresh child for each of its values after the first:
  * the child stops at the end of its value's points (gp_sweep_process_end) and the runner reaps
- * it. The runner never calls CUDA: a context made before fork() is unusable in the child. */
+ * it. An experiment that sets fresh_process (experiment.h) starts in a fresh child when the
+ * current one has measured anything. The runner never calls CUDA: a context made before fork() is
+ * unusable in the child. */
 #include "gp.h"
 #include "ipc.h"
 #include "isolate.h"
@@ -187,6 +189,7 @@ static int spawn(struct gp_isolation *iso, int describe)
 	close(fds[1]);
 	iso->child = pid;
 	iso->fd = fds[0];
+	iso->measured = 0;
 	return 0;
 }
 
@@ -367,6 +370,7 @@ static int follow(struct gp_isolation *iso, const struct gp_sweep *sw, struct gp
 				gp_table_append(t, &m.cells[i]);
 			*worst = m.h.rc > *worst ? m.h.rc : *worst;
 			++*next;
+			iso->measured++;
 			iso->progress->done++;
 			break;
 		case GP_ISO_NOGPU:
@@ -450,6 +454,8 @@ int gp_isolated_sweep(struct gp_isolation *iso, const struct gp_suite_item *it, 
 		return rc;
 	}
 	check_idle(iso);
+	if (it->exp->impl->fresh_process && iso->measured)
+		reap(iso); /* a process that has measured nothing before this experiment */
 	while (job.first < sw.npoints && !*iso->interrupted) {
 		const size_t end = gp_sweep_process_end(&sw, job.first);
 		if (iso->child <= 0 && (rc = spawn(iso, 0)))

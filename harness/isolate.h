@@ -50,9 +50,12 @@ struct gp_isolation {
 	volatile sig_atomic_t *interrupted;  /* set by the parent's signal handler */
 	struct gp_progress *progress;
 	const struct gp_iso_backend *backend;
-	/* The measuring child: its pid (0: none) and the runner's end of its socket pair. */
+	/* The measuring child: its pid (0: none), the runner's end of its socket pair and the
+	 * points it has measured (an experiment with fresh_process set takes a fresh child when
+	 * this one has measured any). */
 	pid_t child;
 	int fd;
+	size_t measured;
 };
 
 /* Start the measuring child and take the device description from it: key/value pairs for

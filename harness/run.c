@@ -431,6 +431,8 @@ int gp_cmd_list(void)
 	for (size_t i = 0; i < gp_nexperiments; i++) {
 		const struct gp_experiment *e = gp_experiments[i];
 		printf("%-14s %-6s %-44s %s\n", e->name, e->id, e->paper, e->summary);
+		if (e->impl->fresh_process)
+			printf("    (measured in a process of its own: what a process allocated before moves it)\n");
 		for (size_t k = 0; k < e->impl->nparams; k++) {
 			const struct gp_param *p = &e->impl->params[k];
 			if (p->kind != GP_PARAM_NAME)

@@ -492,4 +492,6 @@ static const struct gp_probe side_probe = {
 	.primary = "time_ms", .ctx_size = sizeof(struct side),
 };
 
-GP_EXP_PROBE(bw_l2_side, side_params, side_cols, &side_probe);
+/* A fresh measuring process: which lines are near and far follows the pool's physical pages,
+ * and those follow what the process allocated before (isolate.h). */
+GP_EXP_PROBE_FRESH(bw_l2_side, side_params, side_cols, &side_probe);

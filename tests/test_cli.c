@@ -110,6 +110,7 @@ static void test_help(void **state)
 static void test_list(void **state)
 {
 	struct result r = RUN(*state, "list");
+	int fresh = 0;
 
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
@@ -124,7 +125,14 @@ static void test_list(void **state)
 		for (size_t k = 0; k < e->impl->nparams; k++)
 			if (!strstr(r.out, e->impl->params[k].name))
 				fail_msg("list does not show %s.%s", e->name, e->impl->params[k].name);
+		/* an experiment measured in a fresh process says so on the line after its own */
+		const char *at = strstr(r.out, line), *next = at ? strchr(at + 1, '\n') : NULL;
+		static const char fresh_line[] = "\n    (measured in a process of its own";
+		if (next && e->impl->fresh_process != !strncmp(next, fresh_line, strlen(fresh_line)))
+			fail_msg("list %s %s's fresh process", e->impl->fresh_process ? "does not show" : "shows", e->name);
+		fresh += e->impl->fresh_process;
 	}
+	assert_true(fresh >= 1); /* lat_mem_tlb, bw_l2_side */
 	result_free(&r);
 	r = RUN(*state, "list", "extra");
 	one_line_error(&r, GP_EUSAGE, NULL);

@@ -459,6 +459,43 @@ static void test_process_parameter(void **state)
 	end(&iso);
 }
 
+/* An experiment that sets fresh_process: measured by a child that has measured nothing before it
+ * (a fresh one, unless the run's child has not measured yet); the next experiment stays with it. */
+static void test_fresh_process(void **state)
+{
+	struct gp_isolation iso = stand_in();
+	struct gp_experiment e = *gp_experiment_find("selftest_fault");
+	struct gp_exp_impl im = *e.impl;
+	const char *const vals[] = { NULL, "ok ok" };
+	struct gp_suite_item it = item_of("selftest_fault", vals);
+	struct gp_table *first_t, *plain, *fresh, *after;
+
+	im.fresh_process = 1;
+	e.impl = &im;
+	it.exp = &e;
+	start(&iso);
+	const pid_t first = iso.child;
+	assert_non_null(first_t = gp_exp_table(&im));
+	assert_int_equal(gp_isolated_sweep(&iso, &it, first_t), 0); /* the run's child, untouched */
+	assert_int_equal(pid_of(first_t, 0), first);
+	assert_int_equal(pid_of(first_t, 1), first);
+	assert_int_equal(sweep(&iso, "ok", &plain), 0);
+	assert_int_equal(pid_of(plain, 0), first);
+	assert_non_null(fresh = gp_exp_table(&im));
+	assert_int_equal(gp_isolated_sweep(&iso, &it, fresh), 0);
+	assert_int_equal(fresh->nrows, 2);
+	assert_true(pid_of(fresh, 0) != first);
+	assert_int_equal(pid_of(fresh, 1), pid_of(fresh, 0));
+	assert_int_equal(waitpid(first, NULL, WNOHANG) < 0 && errno == ECHILD, 1); /* reaped */
+	assert_int_equal(sweep(&iso, "ok", &after), 0);
+	assert_int_equal(pid_of(after, 0), pid_of(fresh, 0));
+	gp_table_free(first_t);
+	gp_table_free(plain);
+	gp_table_free(fresh);
+	gp_table_free(after);
+	end(&iso);
+}
+
 /* An error, a death and a hang each cost their point a row and the child; the points after them
  * are measured by fresh children, and the last of those goes on with the next experiment. */
 static void test_faults_respawn(void **state)
@@ -608,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_one_child_for_the_run),
 		cmocka_unit_test(test_process_parameter),
+		cmocka_unit_test(test_fresh_process),
 		cmocka_unit_test(test_faults_respawn),
 		cmocka_unit_test(test_fault_between_experiments),
 		cmocka_unit_test(test_idle_child_died),
