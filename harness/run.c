@@ -235,33 +235,6 @@ config_error:
 	return GP_ECONFIG;
 }
 
-/* Median of every clock_MHz cell in the tables: the clock this run actually ran at. */
-static double run_clock(struct gp_table *const *tables, size_t n)
-{
-	double *v = NULL, x, med = 0;
-	size_t cnt = 0, cap = 0;
-	struct gp_stats st;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t r = 0; tables[i] && r < tables[i]->nrows; r++) {
-			if (gp_table_get_double(tables[i], r, "clock_MHz", &x) || x <= 0)
-				continue;
-			if (cnt == cap) {
-				cap = cap ? 2 * cap : 64;
-				double *nv = realloc(v, cap * sizeof *nv);
-				if (!nv)
-					goto done;
-				v = nv;
-			}
-			v[cnt++] = x;
-		}
-	if (cnt && !gp_stats(v, cnt, &st))
-		med = st.median;
-done:
-	free(v);
-	return med;
-}
-
 static const char *kv_get(const struct gp_kv *kv, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
@@ -373,7 +346,7 @@ static int run_one(const struct gp_run_opts *o, int *ngpus)
 	rc = write_meta(dir, kv, nkv, o, suite_name,
 			gp_signal ? "interrupted" : stop ? "failed" : worst == GP_ECUDA ? "faults" :
 			worst ? "invalid-results" : "complete",
-			started, gp_now() - progress.t0, run_clock(tables, suite.n));
+			started, gp_now() - progress.t0, gp_tables_clock_median(tables, suite.n));
 	if (!rc)
 		rc = gp_signal ? GP_EINTR : worst;
 	gp_info("gpuprobe: %s in %.1f s: %s\n", rc ? "finished with errors" : "done", gp_now() - progress.t0, dir);

@@ -587,3 +587,22 @@ double gp_table_clock_median(const struct gp_table *t)
 	free(x);
 	return med;
 }
+
+double gp_tables_clock_median(struct gp_table *const *tables, size_t n)
+{
+	double *x = malloc((n + 1) * sizeof *x), med = NAN;
+	struct gp_stats st;
+	size_t k = 0;
+
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		const double v = tables[i] ? gp_table_clock_median(tables[i]) : NAN;
+		if (v > 0)
+			x[k++] = v;
+	}
+	if (k && !gp_stats(x, k, &st))
+		med = st.median;
+	free(x);
+	return med;
+}
