@@ -1,6 +1,7 @@
 /* profile.c — the tuning profile of a run (profile.h). */
 #include "gp.h"
 #include "profile.h"
+#include "stats.h"
 #include "table.h"
 
 #include <errno.h>
@@ -94,4 +95,42 @@ int gp_profile_write(const struct gp_profile *p, const char *dir)
 	}
 	gp_table_free(t);
 	return rc;
+}
+
+double gp_table_clock_median(const struct gp_table *t)
+{
+	double *x = malloc((t->nrows + 1) * sizeof *x), med = NAN;
+	struct gp_stats st;
+	size_t n = 0;
+
+	if (!x)
+		return NAN;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, "clock_MHz");
+		if (gp_table_row_ok(t, r) && v > 0)
+			x[n++] = v;
+	}
+	if (n && !gp_stats(x, n, &st))
+		med = st.median;
+	free(x);
+	return med;
+}
+
+double gp_tables_clock_median(struct gp_table *const *tables, size_t n)
+{
+	double *x = malloc((n + 1) * sizeof *x), med = NAN;
+	struct gp_stats st;
+	size_t k = 0;
+
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		const double v = tables[i] ? gp_table_clock_median(tables[i]) : NAN;
+		if (v > 0)
+			x[k++] = v;
+	}
+	if (k && !gp_stats(x, k, &st))
+		med = st.median;
+	free(x);
+	return med;
 }

@@ -32,4 +32,14 @@ void gp_profile_free(struct gp_profile *p);
 /* <dir>/profile.csv; 0, GP_EFAIL or GP_EIO. */
 int gp_profile_write(const struct gp_profile *p, const char *dir);
 
+/* The experiment's SM clock: the median of clock_MHz over its ok rows that sampled one (NAN where
+ * none did). A profile key in ns divides its cycles by this, not by one point's sample: a short
+ * kernel's window can catch a transient step of the clock above the card's maximum (results/
+ * README.md, "The SM clock above the card's maximum") while the cycles agree to five digits. */
+double gp_table_clock_median(const struct gp_table *t);
+/* A run's SM clock: the median over its experiments' clocks (gp_table_clock_median of each table;
+ * NULL tables and those without one left out), so that one experiment with thousands of rows
+ * under one clock sample does not stand for the run. NAN where no table has one. */
+double gp_tables_clock_median(struct gp_table *const *tables, size_t n);
+
 #endif

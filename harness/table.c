@@ -5,7 +5,6 @@
  * comma, quote, CR or LF, so numbers stay bare and gnuplot reads them as numbers. */
 #include "gp.h"
 #include "table.h"
-#include "stats.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -567,42 +566,4 @@ int gp_table_check_numbers(const struct gp_table *t, const char *const *text_col
 		}
 	}
 	return 0;
-}
-
-double gp_table_clock_median(const struct gp_table *t)
-{
-	double *x = malloc((t->nrows + 1) * sizeof *x), med = NAN;
-	struct gp_stats st;
-	size_t n = 0;
-
-	if (!x)
-		return NAN;
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double v = gp_table_num(t, r, "clock_MHz");
-		if (gp_table_row_ok(t, r) && v > 0)
-			x[n++] = v;
-	}
-	if (n && !gp_stats(x, n, &st))
-		med = st.median;
-	free(x);
-	return med;
-}
-
-double gp_tables_clock_median(struct gp_table *const *tables, size_t n)
-{
-	double *x = malloc((n + 1) * sizeof *x), med = NAN;
-	struct gp_stats st;
-	size_t k = 0;
-
-	if (!x)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		const double v = tables[i] ? gp_table_clock_median(tables[i]) : NAN;
-		if (v > 0)
-			x[k++] = v;
-	}
-	if (k && !gp_stats(x, k, &st))
-		med = st.median;
-	free(x);
-	return med;
 }

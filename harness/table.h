@@ -27,15 +27,6 @@ double gp_table_num(const struct gp_table *t, size_t row, const char *col);
 /* The row's status is "ok". */
 int gp_table_row_ok(const struct gp_table *t, size_t row);
 
-/* The experiment's SM clock: the median of clock_MHz over its ok rows that sampled one (NAN where
- * none did). A profile key in ns divides its cycles by this, not by one point's sample: a short
- * kernel's window can catch a transient step of the clock above the card's maximum (results/
- * README.md, "The SM clock above the card's maximum") while the cycles agree to five digits. */
-double gp_table_clock_median(const struct gp_table *t);
-/* A run's SM clock: the median over its experiments' clocks (gp_table_clock_median of each table;
- * NULL tables and those without one left out), so that one experiment with thousands of rows
- * under one clock sample does not stand for the run. NAN where no table has one. */
-double gp_tables_clock_median(struct gp_table *const *tables, size_t n);
 /* The largest number of a column over the ok rows; 0 when there is none. */
 double gp_table_max_ok(const struct gp_table *t, const char *col);
 /* The distinct non-empty cells of a column, in the order they first appear (at most max, into

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gp.h"
+#include "profile.h"
 #include "table.h"
 #include "table_test.h"
 
