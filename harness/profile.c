@@ -97,40 +97,36 @@ int gp_profile_write(const struct gp_profile *p, const char *dir)
 	return rc;
 }
 
-double gp_table_clock_median(const struct gp_table *t)
+/* The median of x[0..n) (NAN for none or no x), freeing x. */
+static double median_free(double *x, size_t n)
 {
-	double *x = malloc((t->nrows + 1) * sizeof *x), med = NAN;
 	struct gp_stats st;
-	size_t n = 0;
+	const double med = x && n && !gp_stats(x, n, &st) ? st.median : NAN;
 
-	if (!x)
-		return NAN;
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double v = gp_table_num(t, r, "clock_MHz");
-		if (gp_table_row_ok(t, r) && v > 0)
-			x[n++] = v;
-	}
-	if (n && !gp_stats(x, n, &st))
-		med = st.median;
 	free(x);
 	return med;
 }
 
+double gp_table_clock_median(const struct gp_table *t)
+{
+	double *x = malloc((t->nrows + 1) * sizeof *x);
+	size_t n = 0;
+
+	for (size_t r = 0; x && r < t->nrows; r++) {
+		const double v = gp_table_num(t, r, "clock_MHz");
+		if (gp_table_row_ok(t, r) && v > 0)
+			x[n++] = v;
+	}
+	return median_free(x, n);
+}
+
 double gp_tables_clock_median(struct gp_table *const *tables, size_t n)
 {
-	double *x = malloc((n + 1) * sizeof *x), med = NAN;
-	struct gp_stats st;
+	double *x = malloc((n + 1) * sizeof *x);
 	size_t k = 0;
 
-	if (!x)
-		return NAN;
-	for (size_t i = 0; i < n; i++) {
-		const double v = tables[i] ? gp_table_clock_median(tables[i]) : NAN;
-		if (v > 0)
-			x[k++] = v;
-	}
-	if (k && !gp_stats(x, k, &st))
-		med = st.median;
-	free(x);
-	return med;
+	for (size_t i = 0; x && i < n; i++)
+		if (tables[i] && (x[k] = gp_table_clock_median(tables[i])) > 0)
+			k++;
+	return median_free(x, k);
 }
